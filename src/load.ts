@@ -1,0 +1,212 @@
+// Reads metadata/**/*.yaml, works out what kind of file each is from where it sits, and parses it
+// with source positions kept, so every later stage can point a problem at file:line:col.
+
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import fg from 'fast-glob';
+import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
+import type { Document, Node as YamlNode, Pair } from 'yaml';
+import type { Diagnostic } from './diagnostics.ts';
+
+export type FileKind = 'survey' | 'release' | 'catalogue-group' | 'imaging-facility';
+
+/** Where a file sits in the tree: the survey and release folders, and the file's own name. */
+export interface Placement {
+  survey: string;
+  release?: string;
+  /** File name without `.yaml`, for group and facility files. */
+  stem?: string;
+}
+
+export type PathSegment = string | number;
+
+export interface Position {
+  line: number;
+  col: number;
+}
+
+export interface MetadataFile {
+  /** Path as shown to curators, e.g. `metadata/gama/dr2/catalogues/SpecCat.yaml`. */
+  display: string;
+  /** Path relative to the metadata folder, with `/` separators. */
+  relative: string;
+  kind: FileKind;
+  placement: Placement;
+  /** The parsed content, as plain JSON-like data. */
+  data: unknown;
+  /** Position of the value (or, with `at: 'key'`, of the key) at a path inside the document. */
+  locate(pointer: readonly PathSegment[], at?: 'key' | 'value'): Position;
+}
+
+export interface LoadResult {
+  files: MetadataFile[];
+  diagnostics: Diagnostic[];
+}
+
+export interface LoadOptions {
+  /** Folder that displayed paths are relative to; defaults to the metadata folder's parent. */
+  displayRoot?: string;
+}
+
+/** Thrown for trouble that is not the metadata's fault: the folder is missing or unreadable. */
+export class LoadError extends Error {
+  override name = 'LoadError';
+}
+
+const LAYOUT_HELP =
+  'expected <survey>/survey.yaml, <survey>/<release>/release.yaml, ' +
+  '<survey>/<release>/catalogues/<group>.yaml or <survey>/<release>/imaging/<facility>.yaml';
+
+/** Works out a file's kind from its path relative to the metadata folder. */
+export function classify(relative: string): { kind: FileKind; placement: Placement } | { problem: string } {
+  const parts = relative.split('/');
+  const last = parts[parts.length - 1] ?? '';
+  if (last.endsWith('.yml')) {
+    return { problem: `metadata files end in .yaml; rename ${last} to ${last.slice(0, -4)}.yaml` };
+  }
+  const stem = last.slice(0, -'.yaml'.length);
+  const [survey, second, third] = parts;
+  if (survey === undefined) return { problem: `unexpected file; ${LAYOUT_HELP}` };
+  if (parts.length === 2 && last === 'survey.yaml') return { kind: 'survey', placement: { survey } };
+  if (parts.length === 3 && last === 'release.yaml' && second !== undefined) {
+    return { kind: 'release', placement: { survey, release: second } };
+  }
+  if (parts.length === 4 && second !== undefined) {
+    if (third === 'catalogues') return { kind: 'catalogue-group', placement: { survey, release: second, stem } };
+    if (third === 'imaging') return { kind: 'imaging-facility', placement: { survey, release: second, stem } };
+    if (third === 'ifs' || third === 'spectra') {
+      return { problem: `${third} metadata is not supported yet: the API publishes ${third} as null; move this file out of metadata/` };
+    }
+  }
+  return { problem: `unexpected file in the metadata tree; ${LAYOUT_HELP}` };
+}
+
+export async function loadMetadata(metadataDir: string, options: LoadOptions = {}): Promise<LoadResult> {
+  const root = path.resolve(metadataDir);
+  const displayRoot = path.resolve(options.displayRoot ?? path.dirname(root));
+  let entries: string[];
+  try {
+    const info = await stat(root);
+    if (!info.isDirectory()) throw new LoadError(`${metadataDir} is not a folder; pass the metadata folder with --metadata`);
+    entries = await fg(['**/*.yaml', '**/*.yml'], { cwd: root, onlyFiles: true, followSymbolicLinks: false });
+  } catch (error) {
+    if (error instanceof LoadError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new LoadError(`metadata folder ${metadataDir} does not exist; pass the right folder with --metadata`);
+    throw new LoadError(`cannot read metadata folder ${metadataDir}: ${(error as Error).message}`);
+  }
+  // Sorted so that reports and outputs never depend on the order the file system lists files in.
+  entries.sort();
+
+  const files: MetadataFile[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const texts = await Promise.all(
+    entries.map(async (relative) => {
+      try {
+        return await readFile(path.join(root, relative), 'utf8');
+      } catch (error) {
+        throw new LoadError(`cannot read ${relative}: ${(error as Error).message}`);
+      }
+    }),
+  );
+  entries.forEach((relative, index) => {
+    const display = toDisplay(path.relative(displayRoot, path.join(root, relative)));
+    const placed = classify(relative);
+    if ('problem' in placed) {
+      diagnostics.push({ file: display, line: 0, col: 0, severity: 'error', rule: 'layout/unexpected-file', message: placed.problem });
+      return;
+    }
+    const parsed = parseFile(display, texts[index] ?? '');
+    diagnostics.push(...parsed.diagnostics);
+    if (parsed.file) files.push({ ...parsed.file, relative, kind: placed.kind, placement: placed.placement });
+  });
+  return { files, diagnostics };
+}
+
+function toDisplay(relativePath: string): string {
+  return relativePath.split(path.sep).join('/');
+}
+
+type ParsedFile = Pick<MetadataFile, 'display' | 'data' | 'locate'>;
+
+/** Parses one YAML text; syntax problems come back as diagnostics with their positions. */
+export function parseFile(display: string, text: string): { file?: ParsedFile; diagnostics: Diagnostic[] } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  const at = (offset: number): Position => lineCounter.linePos(offset);
+  const diagnostics: Diagnostic[] = [];
+  for (const error of doc.errors) {
+    const { line, col } = at(error.pos[0]);
+    diagnostics.push({
+      file: display,
+      line,
+      col,
+      severity: 'error',
+      rule: `yaml/${error.code.toLowerCase().replaceAll('_', '-')}`,
+      message: `${firstLine(error.message)}; fix the YAML syntax here`,
+    });
+  }
+  for (const warning of doc.warnings) {
+    const { line, col } = at(warning.pos[0]);
+    diagnostics.push({
+      file: display,
+      line,
+      col,
+      severity: 'warning',
+      rule: `yaml/${warning.code.toLowerCase().replaceAll('_', '-')}`,
+      message: firstLine(warning.message),
+    });
+  }
+  if (doc.errors.length > 0) return { diagnostics };
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    diagnostics.push({ file: display, line: 1, col: 1, severity: 'error', rule: 'yaml/aliases', message: `${firstLine((error as Error).message)}; expand the aliases into plain YAML` });
+    return { diagnostics };
+  }
+  const locate = (pointer: readonly PathSegment[], where: 'key' | 'value' = 'value'): Position =>
+    at(offsetOf(doc, pointer, where));
+  return { file: { display, data, locate }, diagnostics };
+}
+
+function firstLine(message: string): string {
+  return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '').trim();
+}
+
+/**
+ * Walks a path into the YAML document. When the path does not resolve all the way (a missing key),
+ * the deepest node found stands in, which is where a curator would add the key.
+ */
+function offsetOf(doc: Document, pointer: readonly PathSegment[], where: 'key' | 'value'): number {
+  let node: unknown = doc.contents;
+  let pair: Pair | undefined;
+  for (const segment of pointer) {
+    if (isAlias(node)) node = node.resolve(doc);
+    let next: unknown;
+    let nextPair: Pair | undefined;
+    if (isMap(node)) {
+      nextPair = node.items.find((item) => isPair(item) && keyText(item.key) === String(segment));
+      next = nextPair?.value;
+    } else if (isSeq(node) && typeof segment === 'number') {
+      next = node.items[segment];
+    }
+    if (next === undefined && nextPair === undefined) break;
+    node = next;
+    pair = nextPair;
+    if (next === null || next === undefined) break;
+  }
+  if (where === 'key' && pair && isNode(pair.key)) return pair.key.range?.[0] ?? 0;
+  if (isNode(node)) return node.range?.[0] ?? 0;
+  if (pair && isNode(pair.key)) return pair.key.range?.[0] ?? 0;
+  return 0;
+}
+
+function isNode(value: unknown): value is YamlNode {
+  return typeof value === 'object' && value !== null && 'range' in value;
+}
+
+function keyText(key: unknown): string | undefined {
+  if (isScalar(key)) return String(key.value);
+  return undefined;
+}

@@ -1,0 +1,156 @@
+// Cross-file rules that a JSON Schema cannot express: names that match their files, ids unique
+// per kind across the archive, sibling names unique, real timestamps in order, UCD syntax.
+// Each rule is a small function named as the assertion it makes, pushing into one list.
+
+import type { Diagnostic } from './diagnostics.ts';
+import { compareInstants, isInstant, parseInstant } from './instant.ts';
+import type { Instant } from './instant.ts';
+import type { MetadataFile, PathSegment } from './load.ts';
+import { NODE_KIND_WORDS, walkNodes } from './tree.ts';
+import type { Archive, NodeKind, NodeVisit } from './tree.ts';
+import { ucdSyntaxProblem } from './ucd.ts';
+
+type Report = (file: MetadataFile, pointer: readonly PathSegment[], rule: string, message: string, at?: 'key' | 'value') => void;
+
+export function checkRules(archive: Archive, files: readonly MetadataFile[]): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const report: Report = (file, pointer, rule, message, at = 'value') => {
+    const { line, col } = file.locate(pointer, at);
+    diagnostics.push({ file: file.display, line, col, severity: 'error', rule, message });
+  };
+  const nodes = [...walkNodes(archive)];
+  namesMatchTheirFiles(files, report);
+  surveyIdsAreUnique(archive, report);
+  nodeIdsAreUniquePerKind(nodes, report);
+  siblingNamesAreUnique(archive, nodes, report);
+  releaseNumbersAreUniquePerSurvey(archive, report);
+  timestampsAreRealAndInOrder(archive, nodes, report);
+  ucdsAreWellFormed(nodes, report);
+  return diagnostics;
+}
+
+function namesMatchTheirFiles(files: readonly MetadataFile[], report: Report): void {
+  for (const file of files) {
+    const name = (file.data as { name: string }).name;
+    const { survey, release, stem } = file.placement;
+    if (file.kind === 'survey' && name !== survey) {
+      report(file, ['name'], 'layout/name-mismatch', `survey name "${name}" differs from its folder "${survey}"; rename the folder or the name so they agree`);
+    } else if (file.kind === 'release' && name !== release) {
+      report(file, ['name'], 'layout/name-mismatch', `release name "${name}" differs from its folder "${release}"; rename the folder or the name so they agree`);
+    } else if ((file.kind === 'catalogue-group' || file.kind === 'imaging-facility') && name !== stem) {
+      const what = file.kind === 'catalogue-group' ? 'catalogue group' : 'imaging facility';
+      report(file, ['name'], 'layout/name-mismatch', `${what} name "${name}" differs from its file name "${stem}.yaml"; rename the file to ${name}.yaml or change the name`);
+    }
+  }
+}
+
+function surveyIdsAreUnique(archive: Archive, report: Report): void {
+  const first = new Map<number, MetadataFile>();
+  const next = Math.max(0, ...archive.surveys.map((s) => s.data.id)) + 1;
+  for (const survey of archive.surveys) {
+    const seen = first.get(survey.data.id);
+    if (seen) {
+      report(survey.file, ['id'], 'ids/unique', `survey id ${survey.data.id} is already used by ${seen.display}; survey ids are unique across the archive (the next free one is ${next})`);
+    } else {
+      first.set(survey.data.id, survey.file);
+    }
+  }
+}
+
+function nodeIdsAreUniquePerKind(nodes: readonly NodeVisit[], report: Report): void {
+  const first = new Map<string, NodeVisit>();
+  const highest = new Map<NodeKind, number>();
+  for (const n of nodes) highest.set(n.kind, Math.max(highest.get(n.kind) ?? 0, n.node.id));
+  for (const n of nodes) {
+    const key = `${n.kind}:${n.node.id}`;
+    const seen = first.get(key);
+    if (!seen) {
+      first.set(key, n);
+      continue;
+    }
+    const where = `${seen.file.display}:${seen.file.locate([...seen.pointer, 'id']).line}`;
+    const word = NODE_KIND_WORDS[n.kind];
+    report(
+      n.file,
+      [...n.pointer, 'id'],
+      'ids/unique',
+      `${word} id ${n.node.id} is already used by ${word} "${seen.node.name}" (${where}); ids are unique per kind across the archive (the next free one is ${(highest.get(n.kind) ?? 0) + 1})`,
+    );
+  }
+}
+
+function siblingNamesAreUnique(archive: Archive, nodes: readonly NodeVisit[], report: Report): void {
+  const check = (scope: string, file: MetadataFile, pointer: readonly PathSegment[], name: string, what: string, seen: Map<string, string>) => {
+    const key = `${scope}\u0000${name}`;
+    const previous = seen.get(key);
+    if (previous !== undefined) {
+      report(file, [...pointer, 'name'], 'names/unique', `${what} name "${name}" is already used by a sibling (${previous}); names are unique within their parent`);
+    } else {
+      seen.set(key, `${file.display}:${file.locate([...pointer, 'name']).line}`);
+    }
+  };
+  const seen = new Map<string, string>();
+  for (const survey of archive.surveys) {
+    check('surveys', survey.file, [], survey.data.name, 'survey', seen);
+    for (const release of survey.releases) {
+      check(`releases of ${survey.data.id}`, release.file, [], release.data.name, 'release', seen);
+    }
+  }
+  for (const n of nodes) {
+    // A parent node, or for groups and facilities the release they belong to, scopes the name.
+    const scope = n.parent ? `${n.parent.kind}:${n.parent.node.id}` : `${n.kind} in ${n.release.file.display}`;
+    check(scope, n.file, n.pointer, n.node.name, NODE_KIND_WORDS[n.kind], seen);
+  }
+}
+
+function releaseNumbersAreUniquePerSurvey(archive: Archive, report: Report): void {
+  for (const survey of archive.surveys) {
+    const seen = new Map<number, string>();
+    for (const release of survey.releases) {
+      const number = release.data.data_release_number;
+      const previous = seen.get(number);
+      if (previous !== undefined) {
+        report(release.file, ['data_release_number'], 'names/unique', `data_release_number ${number} is already used by release "${previous}" of survey "${survey.data.name}"; give each release its own number`);
+      } else {
+        seen.set(number, release.data.name);
+      }
+    }
+  }
+}
+
+function timestampsAreRealAndInOrder(archive: Archive, nodes: readonly NodeVisit[], report: Report): void {
+  const parsed = (file: MetadataFile, pointer: readonly PathSegment[], text: string | undefined, own: boolean): Instant | undefined => {
+    if (text === undefined) return undefined;
+    const result = parseInstant(text);
+    if (isInstant(result)) return result;
+    // An inherited timestamp is reported once, where it is written.
+    if (own) report(file, pointer, 'timestamps/instant', `${String(pointer[pointer.length - 1])} "${text}" ${result.problem}`);
+    return undefined;
+  };
+  const inOrder = (file: MetadataFile, pointer: readonly PathSegment[], created: string, updated: string, ownCreated: boolean, ownUpdated: boolean, label: string) => {
+    const c = parsed(file, [...pointer, 'created'], created, ownCreated);
+    const u = parsed(file, [...pointer, 'updated'], updated, ownUpdated);
+    if (c && u && compareInstants(u, c) < 0 && (ownCreated || ownUpdated)) {
+      const at = ownUpdated ? [...pointer, 'updated'] : [...pointer, 'created'];
+      report(file, at, 'timestamps/order', `${label} is updated ${updated}, before it was created ${created}; updated must not be earlier than created`);
+    }
+  };
+  for (const survey of archive.surveys) {
+    for (const release of survey.releases) {
+      inOrder(release.file, [], release.data.created, release.data.updated, true, true, `release "${release.data.name}"`);
+    }
+  }
+  for (const n of nodes) {
+    inOrder(n.file, n.pointer, n.created, n.updated, n.node.created !== undefined, n.node.updated !== undefined, `${NODE_KIND_WORDS[n.kind]} "${n.node.name}"`);
+  }
+}
+
+function ucdsAreWellFormed(nodes: readonly NodeVisit[], report: Report): void {
+  for (const n of nodes) {
+    if (n.kind !== 'CatalogueColumn') continue;
+    const ucd = (n.node as { ucd?: string }).ucd;
+    if (ucd === undefined) continue;
+    const problem = ucdSyntaxProblem(ucd);
+    if (problem) report(n.file, [...n.pointer, 'ucd'], 'ucd/syntax', `ucd "${ucd}" of column "${n.node.name}" ${problem}`);
+  }
+}

@@ -1,0 +1,245 @@
+// Assembles validated metadata files into the archive tree (survey > release > groups and
+// facilities), deriving the nesting from where each file sits, and walks the nodes inside.
+
+import type { Diagnostic } from './diagnostics.ts';
+import type { MetadataFile, PathSegment } from './load.ts';
+
+// ---- What the schemas guarantee about each file's data ------------------------------------------
+
+export interface ContactYaml {
+  name: string;
+  email: string;
+}
+
+export interface SurveyYaml {
+  id: number;
+  name: string;
+  pretty_name: string;
+  title: string;
+  description: string;
+  pi: string;
+  contact: ContactYaml;
+  website: string;
+  active: boolean;
+}
+
+export interface ReleaseYaml {
+  name: string;
+  pretty_name: string;
+  version: number;
+  data_release_number: number;
+  contact: ContactYaml;
+  created: string;
+  updated: string;
+}
+
+export interface NodeYaml {
+  id: number;
+  name: string;
+  pretty_name?: string | null;
+  description?: string | null;
+  documentation?: string;
+  file_path?: string | null;
+  file_name?: string | null;
+  file_extension?: string | null;
+  version?: string | null;
+  created?: string;
+  updated?: string;
+  contact?: ContactYaml | null;
+}
+
+export interface ColumnYaml extends NodeYaml {
+  ucd?: string;
+  unit?: string;
+}
+
+export interface TableYaml extends NodeYaml {
+  input_cat?: boolean;
+  columns: ColumnYaml[];
+}
+
+export interface GroupYaml extends NodeYaml {
+  tables: TableYaml[];
+}
+
+export type FitsValue = string | number | boolean;
+
+export interface RegionYaml extends NodeYaml {
+  fits_header: Record<string, [FitsValue, string]>;
+  ra_c: string;
+  dec_c: string;
+  unit: string;
+  frame: string;
+  equinox: string;
+}
+
+export interface BandYaml extends NodeYaml {
+  central_wave_ang: number;
+  regions: RegionYaml[];
+}
+
+export interface FacilityYaml extends NodeYaml {
+  bands: BandYaml[];
+}
+
+// ---- The tree --------------------------------------------------------------------------------
+
+export interface Entry<T> {
+  file: MetadataFile;
+  data: T;
+}
+
+export interface ReleaseEntry extends Entry<ReleaseYaml> {
+  groups: Entry<GroupYaml>[];
+  facilities: Entry<FacilityYaml>[];
+}
+
+export interface SurveyEntry extends Entry<SurveyYaml> {
+  releases: ReleaseEntry[];
+}
+
+export interface Archive {
+  /** Ordered by id. */
+  surveys: SurveyEntry[];
+}
+
+/** Node kinds, named as the API's `type` field names them. */
+export type NodeKind =
+  | 'CatalogueGroup'
+  | 'CatalogueTable'
+  | 'CatalogueColumn'
+  | 'ImagingFacility'
+  | 'ImagingBand'
+  | 'ImagingRegion';
+
+export const NODE_KIND_WORDS: Record<NodeKind, string> = {
+  CatalogueGroup: 'catalogue group',
+  CatalogueTable: 'catalogue table',
+  CatalogueColumn: 'catalogue column',
+  ImagingFacility: 'imaging facility',
+  ImagingBand: 'imaging band',
+  ImagingRegion: 'imaging region',
+};
+
+/**
+ * Builds the tree. Files whose parent is missing (a release folder without survey.yaml, a group
+ * without release.yaml) are reported and left out. Order: surveys by id, releases by
+ * data_release_number then name, groups and facilities by id; everything inside a file keeps the
+ * order it is written in.
+ */
+export function assemble(files: readonly MetadataFile[]): { archive: Archive; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const surveys = new Map<string, SurveyEntry>();
+  const releases = new Map<string, ReleaseEntry>();
+  for (const file of files) {
+    if (file.kind === 'survey') surveys.set(file.placement.survey, { file, data: file.data as SurveyYaml, releases: [] });
+  }
+  for (const file of files) {
+    if (file.kind !== 'release') continue;
+    const survey = surveys.get(file.placement.survey);
+    if (!survey) {
+      diagnostics.push(orphan(file, `${file.placement.survey}/survey.yaml`, 'this release belongs to'));
+      continue;
+    }
+    const entry: ReleaseEntry = { file, data: file.data as ReleaseYaml, groups: [], facilities: [] };
+    survey.releases.push(entry);
+    releases.set(`${file.placement.survey}/${file.placement.release}`, entry);
+  }
+  for (const file of files) {
+    if (file.kind !== 'catalogue-group' && file.kind !== 'imaging-facility') continue;
+    const release = releases.get(`${file.placement.survey}/${file.placement.release}`);
+    if (!release) {
+      diagnostics.push(orphan(file, `${file.placement.survey}/${file.placement.release}/release.yaml`, 'this file belongs to'));
+      continue;
+    }
+    if (file.kind === 'catalogue-group') release.groups.push({ file, data: file.data as GroupYaml });
+    else release.facilities.push({ file, data: file.data as FacilityYaml });
+  }
+  for (const survey of surveys.values()) {
+    survey.releases.sort(
+      (a, b) => a.data.data_release_number - b.data.data_release_number || compare(a.data.name, b.data.name),
+    );
+    for (const release of survey.releases) {
+      release.groups.sort((a, b) => a.data.id - b.data.id);
+      release.facilities.sort((a, b) => a.data.id - b.data.id);
+    }
+  }
+  const ordered = [...surveys.values()].sort((a, b) => a.data.id - b.data.id);
+  return { archive: { surveys: ordered }, diagnostics };
+}
+
+function orphan(file: MetadataFile, missing: string, what: string): Diagnostic {
+  return {
+    file: file.display,
+    line: 0,
+    col: 0,
+    severity: 'error',
+    rule: 'layout/missing-parent',
+    message: `${what} a folder without ${missing}; create that file or move this one into an existing folder`,
+  };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// ---- Walking the nodes -------------------------------------------------------------------------
+
+export interface NodeVisit {
+  kind: NodeKind;
+  node: NodeYaml;
+  file: MetadataFile;
+  pointer: PathSegment[];
+  parent?: NodeVisit;
+  survey: SurveyEntry;
+  release: ReleaseEntry;
+  /** The node's created/updated, or its nearest ancestor's when it leaves them out. */
+  created: string;
+  updated: string;
+}
+
+/** Every catalogue and imaging node in the archive, parents before children, in tree order. */
+export function* walkNodes(archive: Archive): Generator<NodeVisit> {
+  for (const survey of archive.surveys) {
+    for (const release of survey.releases) {
+      for (const group of release.groups) {
+        const g = visit('CatalogueGroup', group.data, group.file, [], undefined, survey, release);
+        yield g;
+        for (const [t, table] of group.data.tables.entries()) {
+          const tv = visit('CatalogueTable', table, group.file, ['tables', t], g, survey, release);
+          yield tv;
+          for (const [c, column] of table.columns.entries()) {
+            yield visit('CatalogueColumn', column, group.file, ['tables', t, 'columns', c], tv, survey, release);
+          }
+        }
+      }
+      for (const facility of release.facilities) {
+        const f = visit('ImagingFacility', facility.data, facility.file, [], undefined, survey, release);
+        yield f;
+        for (const [b, band] of facility.data.bands.entries()) {
+          const bv = visit('ImagingBand', band, facility.file, ['bands', b], f, survey, release);
+          yield bv;
+          for (const [r, region] of band.regions.entries()) {
+            yield visit('ImagingRegion', region, facility.file, ['bands', b, 'regions', r], bv, survey, release);
+          }
+        }
+      }
+    }
+  }
+}
+
+function visit(
+  kind: NodeKind,
+  node: NodeYaml,
+  file: MetadataFile,
+  pointer: PathSegment[],
+  parent: NodeVisit | undefined,
+  survey: SurveyEntry,
+  release: ReleaseEntry,
+): NodeVisit {
+  // Groups and facilities must carry both timestamps (the schema requires them), so the chain
+  // of inheritance always ends in a value.
+  const created = node.created ?? parent?.created ?? '';
+  const updated = node.updated ?? parent?.updated ?? '';
+  return { kind, node, file, pointer, parent, survey, release, created, updated };
+}

@@ -1,0 +1,229 @@
+// The JSON Schema pass: checks each metadata file against the schema of its kind (schemas/*.json)
+// and turns every ajv error into a diagnostic at file:line:col that says what was expected.
+
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { closest, distance } from 'fastest-levenshtein';
+import type { Diagnostic } from './diagnostics.ts';
+import type { FileKind, MetadataFile, PathSegment } from './load.ts';
+import { addFormats } from './formats.ts';
+
+export const SCHEMA_DIR = new URL('../schemas/', import.meta.url);
+
+/** The schema file for each kind of metadata file. */
+export const SCHEMA_FILES: Record<FileKind, string> = {
+  survey: 'survey.schema.json',
+  release: 'release.schema.json',
+  'catalogue-group': 'catalogue-group.schema.json',
+  'imaging-facility': 'imaging-facility.schema.json',
+};
+
+const SHARED_SCHEMAS = ['common.schema.json'];
+
+export function readSchema(file: string, dir: URL = SCHEMA_DIR): Record<string, unknown> {
+  return JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as Record<string, unknown>;
+}
+
+export type Validators = Record<FileKind, ValidateFunction>;
+
+/**
+ * Compiles the metadata schemas once. Never `useDefaults`, `coerceTypes` or `removeAdditional`:
+ * they would rewrite the curators' data instead of reporting on it.
+ */
+export function compileValidators(dir: URL = SCHEMA_DIR): Validators {
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+  ajv.addKeyword('patternErrorMessage');
+  addFormats(ajv);
+  for (const file of SHARED_SCHEMAS) ajv.addSchema(readSchema(file, dir), file);
+  const compiled = {} as Validators;
+  for (const [kind, file] of Object.entries(SCHEMA_FILES) as [FileKind, string][]) {
+    ajv.addSchema(readSchema(file, dir), file);
+    const validate = ajv.getSchema(file);
+    if (!validate) throw new Error(`schema ${file} did not compile`);
+    compiled[kind] = validate as ValidateFunction;
+  }
+  return compiled;
+}
+
+/** Validates each file; returns the diagnostics and the files that passed. */
+export function validateFiles(
+  files: readonly MetadataFile[],
+  validators: Validators = compileValidators(),
+): { valid: MetadataFile[]; diagnostics: Diagnostic[] } {
+  const valid: MetadataFile[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const file of files) {
+    const validate = validators[file.kind];
+    if (validate(file.data)) {
+      valid.push(file);
+      continue;
+    }
+    for (const error of validate.errors ?? []) {
+      const diagnostic = describeError(file, error);
+      if (diagnostic) diagnostics.push(diagnostic);
+    }
+  }
+  return { valid, diagnostics: dedupe(diagnostics) };
+}
+
+function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = `${d.file}:${d.line}:${d.col}:${d.rule}:${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export function pointerOf(instancePath: string): PathSegment[] {
+  if (instancePath === '') return [];
+  return instancePath
+    .slice(1)
+    .split('/')
+    .map((raw) => raw.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
+}
+
+/** A readable name for a place in a file: `table "SpecObj" > column "Z" > ucd`. */
+export function describePlace(data: unknown, pointer: readonly PathSegment[]): string {
+  const parts: string[] = [];
+  let node: unknown = data;
+  let container = '';
+  for (const segment of pointer) {
+    const next = (node as Record<string | number, unknown> | undefined)?.[segment];
+    if (typeof segment === 'number') {
+      const name = (next as { name?: unknown } | undefined)?.name;
+      const kind = ITEM_NAMES[container] ?? 'item';
+      parts.push(typeof name === 'string' || typeof name === 'number' ? `${kind} "${name}"` : `${kind} ${segment + 1}`);
+    } else if (!ITEM_NAMES[segment]) {
+      parts.push(segment);
+    }
+    container = typeof segment === 'string' ? segment : '';
+    node = next;
+  }
+  return parts.join(' > ');
+}
+
+const ITEM_NAMES: Record<string, string> = {
+  tables: 'table',
+  columns: 'column',
+  bands: 'band',
+  regions: 'region',
+};
+
+const KIND_LABEL: Record<FileKind, string> = {
+  survey: 'a survey',
+  release: 'a data release',
+  'catalogue-group': 'a catalogue group',
+  'imaging-facility': 'an imaging facility',
+};
+
+function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | undefined {
+  const pointer = pointerOf(error.instancePath);
+  const place = describePlace(file.data, pointer);
+  const subject = place === '' ? 'the file' : place;
+  const make = (message: string, rule: string, at: readonly PathSegment[] = pointer, where: 'key' | 'value' = 'value'): Diagnostic => {
+    const { line, col } = file.locate(at, where);
+    return { file: file.display, line, col, severity: 'error', rule: `schema/${rule}`, message };
+  };
+  const value = error.data;
+  switch (error.keyword) {
+    case 'required': {
+      const missing = (error.params as { missingProperty: string }).missingProperty;
+      if (pointer.length === 0 && (value === null || value === undefined)) {
+        return make(`the file is empty; ${KIND_LABEL[file.kind]} file needs at least the keys ${requiredKeys(error).join(', ')}`, 'required');
+      }
+      return make(`${subject} is missing the required key "${missing}"; add it`, 'required');
+    }
+    case 'additionalProperties': {
+      const key = (error.params as { additionalProperty: string }).additionalProperty;
+      const allowed = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const near = allowed.length > 0 ? closest(key, allowed) : undefined;
+      const place2 = describePlace(file.data, [...pointer, key]);
+      const hint =
+        near !== undefined && distance(key, near) <= Math.max(2, Math.floor(key.length / 3))
+          ? `did you mean "${near}"?`
+          : `the keys allowed here are ${allowed.join(', ')}`;
+      return make(`unknown key "${key}"${place2.includes(' > ') ? ` in ${place2.slice(0, place2.lastIndexOf(' > '))}` : ''}; ${hint}`, 'unknown-key', [...pointer, key], 'key');
+    }
+    case 'type': {
+      const expected = (error.params as { type: string | string[] }).type;
+      const list = Array.isArray(expected) ? expected : String(expected).split(',');
+      return make(`${subject} must be ${typeWords(list)}, found ${describeValue(value)}${typeHint(list, value, pointer)}`, 'type');
+    }
+    case 'pattern': {
+      const hint = (error.parentSchema as { patternErrorMessage?: string } | undefined)?.patternErrorMessage;
+      if (error.propertyName !== undefined) {
+        const keyPath = [...pointer, error.propertyName];
+        return make(`key "${error.propertyName}" in ${subject} ${hint ?? `must match ${(error.params as { pattern: string }).pattern}`}`, 'pattern', keyPath, 'key');
+      }
+      return make(`${subject} ${hint ?? `must match the pattern ${(error.params as { pattern: string }).pattern}`}, found ${describeValue(value)}`, 'pattern');
+    }
+    case 'propertyNames':
+      // The inner error (pattern on the key) already says what is wrong.
+      return undefined;
+    case 'format': {
+      const format = (error.params as { format: string }).format;
+      const words: Record<string, string> = { email: 'an e-mail address such as team@example.org', uri: 'an absolute address such as https://example.org/' };
+      return make(`${subject} must be ${words[format] ?? `in ${format} format`}, found ${describeValue(value)}`, 'format');
+    }
+    case 'minimum':
+    case 'exclusiveMinimum': {
+      const limit = (error.params as { limit: number }).limit;
+      const words = error.keyword === 'minimum' ? `at least ${limit}` : `greater than ${limit}`;
+      return make(`${subject} must be ${words}, found ${describeValue(value)}`, error.keyword);
+    }
+    case 'minLength':
+      return make(`${subject} must not be empty; write a value or remove the key if it is optional`, 'min-length');
+    case 'minItems':
+    case 'maxItems':
+    case 'additionalItems':
+      return make(`${subject} must be a pair [value, comment], found ${describeValue(value)}`, 'fits-card');
+    default:
+      return make(`${subject} ${error.message ?? 'is not valid'}`, error.keyword);
+  }
+}
+
+function requiredKeys(error: ErrorObject): string[] {
+  const schema = error.parentSchema as { required?: string[] } | undefined;
+  return schema?.required ?? [];
+}
+
+function typeWords(types: string[]): string {
+  const words: Record<string, string> = {
+    string: 'a string',
+    number: 'a number',
+    integer: 'an integer',
+    boolean: 'true or false',
+    object: 'a mapping (key: value lines)',
+    array: 'a list',
+    null: 'null',
+  };
+  const named = types.map((t) => words[t] ?? t);
+  return named.length <= 1 ? (named[0] ?? 'something else') : `${named.slice(0, -1).join(', ')} or ${named[named.length - 1]}`;
+}
+
+export function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return 'nothing (null)';
+  if (Array.isArray(value)) return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)}`;
+  if (typeof value === 'boolean') return `the boolean ${value}`;
+  return `the ${Number.isInteger(value) ? 'integer' : 'number'} ${String(value)}`;
+}
+
+function typeHint(expected: string[], value: unknown, pointer: readonly PathSegment[]): string {
+  const key = pointer[pointer.length - 1];
+  if (expected.includes('string') && (typeof value === 'number' || typeof value === 'boolean')) {
+    return `; quote it to keep it as text, e.g. ${String(key)}: "${String(value)}"`;
+  }
+  if (expected.includes('object') && typeof value === 'string' && key === 'contact') {
+    return '; write it as {name: …, email: …}';
+  }
+  if (expected.includes('array') && (value === null || value === undefined)) {
+    return '; write [] for an empty list';
+  }
+  return '';
+}

@@ -1,0 +1,104 @@
+// The browsable rendering (`format=api`): an HTML page showing what DRF's browsable API shows:
+// the request, the status, the response headers and the JSON indented for reading, with URLs
+// as links. It imports only from src/: the edge function renders error pages with it too.
+
+import { VIEW_NAMES } from './routes.ts';
+import type { View } from './routes.ts';
+
+export const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+};
+
+export interface BrowsablePage {
+  view: View;
+  method: string;
+  /** Path and query as the request line shows them, e.g. `/api/schema/?data_type=imaging&format=api`. */
+  target: string;
+  status: number;
+  /** The response body as JSON indented by four spaces (what DRF's renderer shows). */
+  pretty: string;
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text for an attribute value or anywhere in a page. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+}
+
+/** Escapes text between tags, where quotes need no escaping (keeps large pages smaller). */
+function escapeText(text: string): string {
+  return text.replace(/[&<>]/g, (c) => ESCAPES[c] ?? c);
+}
+
+/**
+ * Escapes the JSON text and turns every string value that is an http(s) address into a link.
+ * Curator HTML inside the data stays text: it is escaped before anything else happens.
+ */
+export function linkedJson(pretty: string): string {
+  return pretty
+    .split(/("(?:[^"\\]|\\.)*")/)
+    .map((part, index) => {
+      if (index % 2 === 1 && /^"https?:\/\/[^"\\\s]+"$/.test(part)) {
+        const url = escapeHtml(part.slice(1, -1));
+        return `"<a href="${url}" rel="nofollow">${url}</a>"`;
+      }
+      return escapeText(part);
+    })
+    .join('');
+}
+
+const STYLE = `body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#222;background:#fafafa}
+header{background:#2c3e50;color:#fff;padding:10px 24px;font-weight:600}
+main{max-width:1100px;margin:0 auto;padding:16px 24px}
+nav.crumbs{color:#666;margin-bottom:8px}nav.crumbs a{color:#2a6ebb}
+h1{font-size:24px;margin:8px 0 16px}
+.formats{float:right;font-size:13px}.formats a{margin-left:8px;color:#2a6ebb}
+pre{background:#fff;border:1px solid #ddd;border-radius:4px;padding:10px 12px;overflow:auto;white-space:pre-wrap;word-break:break-word}
+pre a{color:#2a6ebb}.meta b{color:#444}`;
+
+/** The request target with its format replaced, for the format links. */
+function withFormat(target: string, format: string): string {
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  const params = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
+  params.set('format', format);
+  return `${path}?${params.toString()}`;
+}
+
+export function renderBrowsable(page: BrowsablePage): string {
+  const name = VIEW_NAMES[page.view];
+  // The list needs a data_type; the crumb opens the catalogues listing.
+  const listLink = `<a href="/api/schema/?data_type=catalogues&amp;format=api">${VIEW_NAMES.list}</a>`;
+  const crumbs = page.view === 'list' ? listLink : `${listLink} / ${escapeHtml(name)}`;
+  const statusLine = `HTTP ${page.status} ${STATUS_TEXT[page.status] ?? ''}`.trimEnd();
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(name)} – archive-schema</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>archive-schema API</header>
+<main>
+<nav class="crumbs">${crumbs}</nav>
+<div class="formats">Formats:<a href="${escapeHtml(withFormat(page.target, 'json'))}">json</a><a href="${escapeHtml(withFormat(page.target, 'api'))}">api</a></div>
+<h1>${escapeHtml(name)}</h1>
+<pre class="request"><b>${escapeHtml(page.method)}</b> ${escapeHtml(page.target)}</pre>
+<pre class="response"><span class="meta"><b>${statusLine}</b>
+<b>Allow:</b> GET, HEAD, OPTIONS
+<b>Content-Type:</b> application/json
+<b>Vary:</b> Accept
+</span>
+${linkedJson(page.pretty)}</pre>
+</main>
+</body>
+</html>
+`;
+}

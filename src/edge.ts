@@ -1,0 +1,108 @@
+// What a static host's rewrite rules cannot do, done in front of them: answer methods other than
+// GET and HEAD (OPTIONS metadata, 405), put the contract's headers (Allow among them) on every
+// response under /api/, and give not-found and bad-request answers their contract bodies.
+// Netlify runs this as an edge function (netlify/edge-functions/api.ts) and `serve` runs the same
+// code, so the preview behaves as the deployed site does. It imports only from src/ and uses only
+// web-standard APIs, because Netlify's Deno runtime loads these files as they are.
+
+import { renderBrowsable } from './browsable.ts';
+import { BODIES, lastParam, methodNotAllowedBody, optionsBody, requestFormat, viewOf } from './routes.ts';
+import type { View } from './routes.ts';
+
+export const ALLOW = 'GET, HEAD, OPTIONS';
+export const JSON_TYPE = 'application/json';
+export const HTML_TYPE = 'text/html; charset=utf-8';
+
+/** The headers every response under /api/ carries. */
+export function apiHeaders(contentType: string): Record<string, string> {
+  return {
+    Allow: ALLOW,
+    Vary: 'Accept',
+    'Content-Type': contentType,
+    'Access-Control-Allow-Origin': '*',
+    'X-Content-Type-Options': 'nosniff',
+  };
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  /** A body to send instead of the static file's; undefined keeps the file's body. */
+  body?: string;
+}
+
+export function isApiPath(pathname: string): boolean {
+  return pathname === '/api' || pathname.startsWith('/api/');
+}
+
+/** An answer with its body rendered in the request's format: JSON, or the browsable page. */
+function answer(view: View | undefined, method: string, url: URL, status: number, json: string): Answer {
+  if (view && requestFormat(url.searchParams) === 'api') {
+    const pretty = JSON.stringify(JSON.parse(json), null, 4);
+    const body = renderBrowsable({ view, method, target: url.pathname + url.search, status, pretty });
+    return { status, headers: apiHeaders(HTML_TYPE), body };
+  }
+  return { status, headers: apiHeaders(JSON_TYPE), body: json };
+}
+
+/**
+ * Answers given before any file is looked at: every method but GET and HEAD. DRF negotiates the
+ * format first (an unknown one is 404 whatever the method), then routes, then dispatches on the
+ * method: OPTIONS gets the view's metadata, anything else 405.
+ */
+export function answerBeforeFiles(method: string, url: URL): Answer | undefined {
+  if (!isApiPath(url.pathname) || method === 'GET' || method === 'HEAD') return undefined;
+  const route = viewOf(url.pathname);
+  if (requestFormat(url.searchParams) === 'unknown' || !route) {
+    return answer(undefined, method, url, 404, BODIES.notFound);
+  }
+  if (method === 'OPTIONS') return answer(route.view, method, url, 200, optionsBody(route.view));
+  return answer(route.view, method, url, 405, methodNotAllowedBody(method));
+}
+
+/**
+ * Finishes what the static files answered for a GET or HEAD: adds the contract's headers, gives
+ * any 404 the contract's body (a rewrite to a file that does not exist, such as an unknown
+ * survey id, reaches here as the host's own 404 page), and renders a 400 or 404 as the browsable
+ * page when the request asked for format=api.
+ */
+export function answerAfterFiles(method: string, url: URL, status: number, contentType: string | null): Answer {
+  const route = viewOf(url.pathname);
+  if (status === 404) return answer(route?.view, method, url, 404, BODIES.notFound);
+  if (status === 400 && route) {
+    // The files answer format=api errors with their JSON bodies; which body it was follows from
+    // the query the same way the rules chose it: a missing or empty data_type on the list.
+    const dataType = lastParam(url.searchParams, 'data_type');
+    const json = route.view === 'list' && !dataType ? BODIES.required : BODIES.invalid;
+    return answer(route.view, method, url, 400, json);
+  }
+  const type = contentType?.startsWith('text/html') ? HTML_TYPE : JSON_TYPE;
+  return { status, headers: apiHeaders(type) };
+}
+
+/**
+ * The whole policy over web-standard Request and Response: `next` is whatever serves the static
+ * files behind the rewrite rules (Netlify's `context.next()`, or `serve`'s file layer).
+ */
+export async function handle(request: Request, next: () => Promise<Response>): Promise<Response> {
+  const url = new URL(request.url);
+  if (!isApiPath(url.pathname)) return next();
+  const own = answerBeforeFiles(request.method, url);
+  if (own) return toResponse(request.method, own);
+  const res = await next();
+  const finished = answerAfterFiles(request.method, url, res.status, res.headers.get('content-type'));
+  if (finished.body !== undefined) {
+    await res.body?.cancel();
+    return toResponse(request.method, finished);
+  }
+  const headers = new Headers(res.headers);
+  for (const [name, value] of Object.entries(finished.headers)) headers.set(name, value);
+  return new Response(res.body, { status: finished.status, headers });
+}
+
+function toResponse(method: string, a: Answer): Response {
+  const body = a.body ?? '';
+  const headers = new Headers(a.headers);
+  headers.set('Content-Length', String(new TextEncoder().encode(body).byteLength));
+  return new Response(method === 'HEAD' ? null : body, { status: a.status, headers });
+}

@@ -1,0 +1,175 @@
+// The command line: commander wiring only, and the one place that touches `process`.
+// Exit codes: 0 done, 1 the metadata is invalid, 2 usage, configuration or I/O trouble.
+
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { UsageError, build, check, resolveBaseUrl } from './build.ts';
+import { countBySeverity, formatReport } from './diagnostics.ts';
+import { LoadError } from './load.ts';
+import { renderNetlifyToml } from './routes.ts';
+import { DEFAULT_HOST, DEFAULT_PORT, startServer } from './serve.ts';
+import type { RunningServer } from './serve.ts';
+import { WriteError } from './write.ts';
+
+export const EXIT = { ok: 0, invalid: 1, trouble: 2 } as const;
+
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Called with the running server; the CLI resolves when it is closed. */
+  onServe?: (server: RunningServer) => void;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535');
+  return port;
+}
+
+function sizeText(bytes: number): string {
+  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`;
+}
+
+/** Builds the program without running it, so tests can parse arguments. */
+export function createProgram(io: Io, setExit: (code: number) => void): Command {
+  const program = new Command('archive-schema')
+    .description('Publishes an archive\'s schema metadata (YAML) as a static, read-only JSON API.')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError('(run archive-schema --help for usage)');
+
+  const resolve = (p: string) => path.resolve(io.cwd, p);
+
+  program
+    .command('check')
+    .description('validate the metadata without writing anything')
+    .option('--metadata <dir>', 'metadata folder', 'metadata')
+    .action(async (opts: { metadata: string }) => {
+      const result = await check({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd });
+      const { errors } = countBySeverity(result.diagnostics);
+      const outcome =
+        errors > 0 ? 'The metadata is invalid; fix the errors above.' : `${result.files.length} metadata files checked: no errors.`;
+      (errors > 0 ? io.stderr : io.stdout)(formatReport(result.diagnostics, outcome));
+      setExit(errors > 0 ? EXIT.invalid : EXIT.ok);
+    });
+
+  program
+    .command('build')
+    .description('validate the metadata and write the static API into the output folder')
+    .option('--metadata <dir>', 'metadata folder', 'metadata')
+    .option('--out <dir>', 'output folder (replaced as a whole, only when the build succeeds)', 'dist')
+    .addOption(
+      new Option('--base-url <url>', 'absolute URL the site is served from (default: Netlify\'s URL for the deploy, else http://localhost:8080)'),
+    )
+    .action(async (opts: { metadata: string; out: string; baseUrl?: string }) => {
+      const started = Date.now();
+      const baseUrl = resolveBaseUrl(opts.baseUrl, io.env);
+      const result = await build({ metadataDir: resolve(opts.metadata), outDir: resolve(opts.out), baseUrl, displayRoot: io.cwd });
+      if (!result.outputs) {
+        io.stderr(formatReport(result.diagnostics, `Nothing was written; ${opts.out} was left as it was.`));
+        setExit(EXIT.invalid);
+        return;
+      }
+      let bytes = 0;
+      for (const text of result.outputs.values()) bytes += Buffer.byteLength(text);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const summary = `Built ${result.outputs.size} files (${sizeText(bytes)}) from ${result.files.length} metadata files into ${opts.out} for ${baseUrl} in ${seconds} s.`;
+      io.stdout(result.diagnostics.length > 0 ? formatReport(result.diagnostics, summary) : `${summary}\n`);
+      setExit(EXIT.ok);
+    });
+
+  program
+    .command('serve')
+    .description('preview a built site locally, routed as Netlify routes it')
+    .option('--dir <dir>', 'built site to serve', 'dist')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, DEFAULT_PORT)
+    .option('--host <host>', 'address to listen on', DEFAULT_HOST)
+    .option('--config <file>', 'netlify.toml to route with (default: the project\'s)')
+    .action(async (opts: { dir: string; port: number; host: string; config?: string }) => {
+      const server = await startServer({
+        dir: resolve(opts.dir),
+        port: opts.port,
+        host: opts.host,
+        ...(opts.config ? { config: resolve(opts.config) } : {}),
+      });
+      io.stdout(`Serving ${opts.dir} at ${server.url} (try ${server.url}/api/schema/?data_type=catalogues). Press Ctrl-C to stop.\n`);
+      io.onServe?.(server);
+      await new Promise<void>((done) => server.server.once('close', () => done()));
+      setExit(EXIT.ok);
+    });
+
+  program
+    .command('routes')
+    .description('print netlify.toml as the route table makes it; --check or --write the file')
+    .option('--file <file>', 'the netlify.toml to compare or write', 'netlify.toml')
+    .option('--check', 'exit 1 when the file differs from the route table')
+    .option('--write', 'write the file')
+    .action(async (opts: { file: string; check?: boolean; write?: boolean }) => {
+      const wanted = renderNetlifyToml();
+      if (opts.write) {
+        await writeFile(resolve(opts.file), wanted);
+        io.stdout(`Wrote ${opts.file}.\n`);
+      } else if (opts.check) {
+        const current = await readFile(resolve(opts.file), 'utf8').catch(() => '');
+        if (current !== wanted) {
+          io.stderr(`${opts.file} differs from the route table in src/routes.ts; run \`npm run routes\` and commit the result.\n`);
+          setExit(EXIT.invalid);
+          return;
+        }
+        io.stdout(`${opts.file} matches the route table.\n`);
+      } else {
+        io.stdout(wanted);
+      }
+      setExit(EXIT.ok);
+    });
+
+  return program;
+}
+
+/** Runs the CLI with the given arguments; resolves to the exit code. */
+export async function run(argv: readonly string[], io: Io): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = createProgram(io, (c) => {
+    code = c;
+  });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here too, with exit code 0.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.trouble;
+    }
+    if (error instanceof UsageError || error instanceof LoadError || error instanceof WriteError) {
+      io.stderr(`archive-schema: ${error.message}\n`);
+      return EXIT.trouble;
+    }
+    // A bug, not a user's mistake: the stack trace helps whoever fixes it.
+    io.stderr(`archive-schema: internal error\n${(error as Error).stack ?? String(error)}\n`);
+    return EXIT.trouble;
+  }
+  return code;
+}
+
+/** The entry point of bin/archive-schema.js. */
+export async function main(): Promise<void> {
+  let running: RunningServer | undefined;
+  const stop = () => {
+    void running?.close();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  process.exitCode = await run(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+    onServe: (server) => {
+      running = server;
+    },
+  });
+  process.removeListener('SIGINT', stop);
+  process.removeListener('SIGTERM', stop);
+}

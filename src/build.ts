@@ -65,7 +65,8 @@ export interface CheckResult {
 export async function check(options: CheckOptions): Promise<CheckResult> {
   const loaded = await loadMetadata(options.metadataDir, { displayRoot: options.displayRoot });
   const validated = validateFiles(loaded.files, compileValidators());
-  const assembled = assemble(validated.valid);
+  const present = new Set([...loaded.files.map((f) => f.relative), ...loaded.unparsed]);
+  const assembled = assemble(validated.valid, present);
   const ruled = checkRules(assembled.archive, validated.valid);
   const diagnostics = [...loaded.diagnostics, ...validated.diagnostics, ...assembled.diagnostics, ...ruled];
   const failed = diagnostics.some((d) => d.severity === 'error');

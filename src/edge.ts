@@ -39,7 +39,9 @@ export function isApiPath(pathname: string): boolean {
 function answer(view: View | undefined, method: string, url: URL, status: number, json: string): Answer {
   if (view && requestFormat(url.searchParams) === 'api') {
     const pretty = JSON.stringify(JSON.parse(json), null, 4);
-    const body = renderBrowsable({ view, method, target: url.pathname + url.search, status, pretty });
+    // HEAD is answered as GET, Content-Length included, so the page shows the GET it stands for.
+    const shown = method === 'HEAD' ? 'GET' : method;
+    const body = renderBrowsable({ view, method: shown, target: url.pathname + url.search, status, pretty });
     return { status, headers: apiHeaders(HTML_TYPE), body };
   }
   return { status, headers: apiHeaders(JSON_TYPE), body: json };

@@ -36,10 +36,14 @@ export interface MetadataFile {
   data: unknown;
   /** Position of the value (or, with `at: 'key'`, of the key) at a path inside the document. */
   locate(pointer: readonly PathSegment[], at?: 'key' | 'value'): Position;
+  /** The scalar at a path exactly as written in the file, e.g. `135.0` where the data has 135. */
+  source(pointer: readonly PathSegment[]): string | undefined;
 }
 
 export interface LoadResult {
   files: MetadataFile[];
+  /** Metadata-relative paths of files in the layout that did not parse. */
+  unparsed: string[];
   diagnostics: Diagnostic[];
 }
 
@@ -84,21 +88,23 @@ export function classify(relative: string): { kind: FileKind; placement: Placeme
 export async function loadMetadata(metadataDir: string, options: LoadOptions = {}): Promise<LoadResult> {
   const root = path.resolve(metadataDir);
   const displayRoot = path.resolve(options.displayRoot ?? path.dirname(root));
+  const shown = toDisplay(path.relative(displayRoot, root) || '.');
   let entries: string[];
   try {
     const info = await stat(root);
-    if (!info.isDirectory()) throw new LoadError(`${metadataDir} is not a folder; pass the metadata folder with --metadata`);
+    if (!info.isDirectory()) throw new LoadError(`${shown} is not a folder; pass the metadata folder with --metadata`);
     entries = await fg(['**/*.yaml', '**/*.yml'], { cwd: root, onlyFiles: true, followSymbolicLinks: false });
   } catch (error) {
     if (error instanceof LoadError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new LoadError(`metadata folder ${metadataDir} does not exist; pass the right folder with --metadata`);
-    throw new LoadError(`cannot read metadata folder ${metadataDir}: ${(error as Error).message}`);
+    if (code === 'ENOENT') throw new LoadError(`metadata folder ${shown} does not exist; pass the right folder with --metadata`);
+    throw new LoadError(`cannot read metadata folder ${shown}: ${(error as Error).message}`);
   }
   // Sorted so that reports and outputs never depend on the order the file system lists files in.
   entries.sort();
 
   const files: MetadataFile[] = [];
+  const unparsed: string[] = [];
   const diagnostics: Diagnostic[] = [];
   const texts = await Promise.all(
     entries.map(async (relative) => {
@@ -119,15 +125,16 @@ export async function loadMetadata(metadataDir: string, options: LoadOptions = {
     const parsed = parseFile(display, texts[index] ?? '');
     diagnostics.push(...parsed.diagnostics);
     if (parsed.file) files.push({ ...parsed.file, relative, kind: placed.kind, placement: placed.placement });
+    else unparsed.push(relative);
   });
-  return { files, diagnostics };
+  return { files, unparsed, diagnostics };
 }
 
 function toDisplay(relativePath: string): string {
   return relativePath.split(path.sep).join('/');
 }
 
-type ParsedFile = Pick<MetadataFile, 'display' | 'data' | 'locate'>;
+type ParsedFile = Pick<MetadataFile, 'display' | 'data' | 'locate' | 'source'>;
 
 /** Parses one YAML text; syntax problems come back as diagnostics with their positions. */
 export function parseFile(display: string, text: string): { file?: ParsedFile; diagnostics: Diagnostic[] } {
@@ -167,7 +174,11 @@ export function parseFile(display: string, text: string): { file?: ParsedFile; d
   }
   const locate = (pointer: readonly PathSegment[], where: 'key' | 'value' = 'value'): Position =>
     at(offsetOf(doc, pointer, where));
-  return { file: { display, data, locate }, diagnostics };
+  const source = (pointer: readonly PathSegment[]): string | undefined => {
+    const { node, complete } = nodeAt(doc, pointer);
+    return complete && isScalar(node) && node.range ? text.slice(node.range[0], node.range[1]) : undefined;
+  };
+  return { file: { display, data, locate, source }, diagnostics };
 }
 
 function firstLine(message: string): string {
@@ -176,11 +187,12 @@ function firstLine(message: string): string {
 
 /**
  * Walks a path into the YAML document. When the path does not resolve all the way (a missing key),
- * the deepest node found stands in, which is where a curator would add the key.
+ * the walk stops at the deepest node found, which is where a curator would add the key.
  */
-function offsetOf(doc: Document, pointer: readonly PathSegment[], where: 'key' | 'value'): number {
+function nodeAt(doc: Document, pointer: readonly PathSegment[]): { node: unknown; pair?: Pair; complete: boolean } {
   let node: unknown = doc.contents;
   let pair: Pair | undefined;
+  let depth = 0;
   for (const segment of pointer) {
     if (isAlias(node)) node = node.resolve(doc);
     let next: unknown;
@@ -194,8 +206,14 @@ function offsetOf(doc: Document, pointer: readonly PathSegment[], where: 'key' |
     if (next === undefined && nextPair === undefined) break;
     node = next;
     pair = nextPair;
+    depth++;
     if (next === null || next === undefined) break;
   }
+  return { node, ...(pair ? { pair } : {}), complete: depth === pointer.length };
+}
+
+function offsetOf(doc: Document, pointer: readonly PathSegment[], where: 'key' | 'value'): number {
+  const { node, pair } = nodeAt(doc, pointer);
   if (where === 'key' && pair && isNode(pair.key)) return pair.key.range?.[0] ?? 0;
   if (isNode(node)) return node.range?.[0] ?? 0;
   if (pair && isNode(pair.key)) return pair.key.range?.[0] ?? 0;

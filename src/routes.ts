@@ -11,7 +11,11 @@ export const FORMATS: readonly Format[] = ['api', 'json', null];
 
 export const API_PREFIX = '/api/';
 export const LIST_PATH = '/api/schema/';
-export const ERROR_DIR = 'api/errors';
+/**
+ * Error bodies live outside /api/: the engine never rewrites a path to itself, so a body under
+ * /api/ would answer its own address with 200 instead of falling under the /api/* not-found rule.
+ */
+export const ERROR_DIR = '_errors';
 
 /** The file name ending that distinguishes each format's rendering of the same data. */
 export function formatSuffix(format: Format): string {

@@ -1,14 +1,13 @@
 // Cross-file rules that a JSON Schema cannot express: names that match their files, ids unique
-// per kind across the archive, sibling names unique, real timestamps in order, UCD syntax.
+// per kind across the archive, sibling names unique, timestamps in order (a node may inherit
+// created or updated from its parent). Checks of single values live in the schema pass.
 // Each rule is a small function named as the assertion it makes, pushing into one list.
 
 import type { Diagnostic } from './diagnostics.ts';
 import { compareInstants, isInstant, parseInstant } from './instant.ts';
-import type { Instant } from './instant.ts';
 import type { MetadataFile, PathSegment } from './load.ts';
 import { NODE_KIND_WORDS, walkNodes } from './tree.ts';
 import type { Archive, NodeKind, NodeVisit } from './tree.ts';
-import { ucdSyntaxProblem } from './ucd.ts';
 
 type Report = (file: MetadataFile, pointer: readonly PathSegment[], rule: string, message: string, at?: 'key' | 'value') => void;
 
@@ -24,8 +23,7 @@ export function checkRules(archive: Archive, files: readonly MetadataFile[]): Di
   nodeIdsAreUniquePerKind(nodes, report);
   siblingNamesAreUnique(archive, nodes, report);
   releaseNumbersAreUniquePerSurvey(archive, report);
-  timestampsAreRealAndInOrder(archive, nodes, report);
-  ucdsAreWellFormed(nodes, report);
+  updatedIsNotBeforeCreated(archive, nodes, report);
   return diagnostics;
 }
 
@@ -118,19 +116,13 @@ function releaseNumbersAreUniquePerSurvey(archive: Archive, report: Report): voi
   }
 }
 
-function timestampsAreRealAndInOrder(archive: Archive, nodes: readonly NodeVisit[], report: Report): void {
-  const parsed = (file: MetadataFile, pointer: readonly PathSegment[], text: string | undefined, own: boolean): Instant | undefined => {
-    if (text === undefined) return undefined;
-    const result = parseInstant(text);
-    if (isInstant(result)) return result;
-    // An inherited timestamp is reported once, where it is written.
-    if (own) report(file, pointer, 'timestamps/instant', `${String(pointer[pointer.length - 1])} "${text}" ${result.problem}`);
-    return undefined;
-  };
+function updatedIsNotBeforeCreated(archive: Archive, nodes: readonly NodeVisit[], report: Report): void {
   const inOrder = (file: MetadataFile, pointer: readonly PathSegment[], created: string, updated: string, ownCreated: boolean, ownUpdated: boolean, label: string) => {
-    const c = parsed(file, [...pointer, 'created'], created, ownCreated);
-    const u = parsed(file, [...pointer, 'updated'], updated, ownUpdated);
-    if (c && u && compareInstants(u, c) < 0 && (ownCreated || ownUpdated)) {
+    // Only where one of the two is written here: an inherited pair was checked on the parent.
+    if (!ownCreated && !ownUpdated) return;
+    const c = parseInstant(created);
+    const u = parseInstant(updated);
+    if (isInstant(c) && isInstant(u) && compareInstants(u, c) < 0) {
       const at = ownUpdated ? [...pointer, 'updated'] : [...pointer, 'created'];
       report(file, at, 'timestamps/order', `${label} is updated ${updated}, before it was created ${created}; updated must not be earlier than created`);
     }
@@ -142,15 +134,5 @@ function timestampsAreRealAndInOrder(archive: Archive, nodes: readonly NodeVisit
   }
   for (const n of nodes) {
     inOrder(n.file, n.pointer, n.created, n.updated, n.node.created !== undefined, n.node.updated !== undefined, `${NODE_KIND_WORDS[n.kind]} "${n.node.name}"`);
-  }
-}
-
-function ucdsAreWellFormed(nodes: readonly NodeVisit[], report: Report): void {
-  for (const n of nodes) {
-    if (n.kind !== 'CatalogueColumn') continue;
-    const ucd = (n.node as { ucd?: string }).ucd;
-    if (ucd === undefined) continue;
-    const problem = ucdSyntaxProblem(ucd);
-    if (problem) report(n.file, [...n.pointer, 'ucd'], 'ucd/syntax', `ucd "${ucd}" of column "${n.node.name}" ${problem}`);
   }
 }

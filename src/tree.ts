@@ -123,11 +123,16 @@ export const NODE_KIND_WORDS: Record<NodeKind, string> = {
 
 /**
  * Builds the tree. Files whose parent is missing (a release folder without survey.yaml, a group
- * without release.yaml) are reported and left out. Order: surveys by id, releases by
+ * without release.yaml) are reported and left out; so are, silently, files whose parent exists
+ * but is invalid (its own problems are reported, and repeating them here would only add noise).
+ * `present` holds the metadata-relative paths of every file found, valid or not. Order: surveys by id, releases by
  * data_release_number then name, groups and facilities by id; everything inside a file keeps the
  * order it is written in.
  */
-export function assemble(files: readonly MetadataFile[]): { archive: Archive; diagnostics: Diagnostic[] } {
+export function assemble(
+  files: readonly MetadataFile[],
+  present: ReadonlySet<string> = new Set(files.map((f) => f.relative)),
+): { archive: Archive; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const surveys = new Map<string, SurveyEntry>();
   const releases = new Map<string, ReleaseEntry>();
@@ -138,7 +143,8 @@ export function assemble(files: readonly MetadataFile[]): { archive: Archive; di
     if (file.kind !== 'release') continue;
     const survey = surveys.get(file.placement.survey);
     if (!survey) {
-      diagnostics.push(orphan(file, `${file.placement.survey}/survey.yaml`, 'this release belongs to'));
+      const parent = `${file.placement.survey}/survey.yaml`;
+      if (!present.has(parent)) diagnostics.push(orphan(file, parent, 'this release belongs to'));
       continue;
     }
     const entry: ReleaseEntry = { file, data: file.data as ReleaseYaml, groups: [], facilities: [] };
@@ -149,7 +155,10 @@ export function assemble(files: readonly MetadataFile[]): { archive: Archive; di
     if (file.kind !== 'catalogue-group' && file.kind !== 'imaging-facility') continue;
     const release = releases.get(`${file.placement.survey}/${file.placement.release}`);
     if (!release) {
-      diagnostics.push(orphan(file, `${file.placement.survey}/${file.placement.release}/release.yaml`, 'this file belongs to'));
+      const parent = `${file.placement.survey}/${file.placement.release}/release.yaml`;
+      const grandparent = `${file.placement.survey}/survey.yaml`;
+      if (!present.has(parent)) diagnostics.push(orphan(file, parent, 'this file belongs to'));
+      else if (!present.has(grandparent)) diagnostics.push(orphan(file, grandparent, 'this file belongs to'));
       continue;
     }
     if (file.kind === 'catalogue-group') release.groups.push({ file, data: file.data as GroupYaml });

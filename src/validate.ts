@@ -8,6 +8,8 @@ import { closest, distance } from 'fastest-levenshtein';
 import type { Diagnostic } from './diagnostics.ts';
 import type { FileKind, MetadataFile, PathSegment } from './load.ts';
 import { addFormats } from './formats.ts';
+import { isInstant, parseInstant } from './instant.ts';
+import { ucdSyntaxProblem } from './ucd.ts';
 
 export const SCHEMA_DIR = new URL('../schemas/', import.meta.url);
 
@@ -27,14 +29,34 @@ export function readSchema(file: string, dir: URL = SCHEMA_DIR): Record<string, 
 
 export type Validators = Record<FileKind, ValidateFunction>;
 
+/** A keyword whose check returns what is wrong with a value, or undefined when it is fine. */
+function addProblemKeyword(ajv: Ajv, keyword: string, problemOf: (value: unknown) => string | undefined): void {
+  const validate = (enabled: boolean, value: unknown): boolean => {
+    const problem = enabled ? problemOf(value) : undefined;
+    validate.errors = problem ? [{ keyword, message: problem, params: { problem } }] : undefined;
+    return problem === undefined;
+  };
+  validate.errors = undefined as Partial<ErrorObject>[] | undefined;
+  ajv.addKeyword({ keyword, schemaType: 'boolean', validate, errors: true });
+}
+
 /**
  * Compiles the metadata schemas once. Never `useDefaults`, `coerceTypes` or `removeAdditional`:
  * they would rewrite the curators' data instead of reporting on it.
  */
 export function compileValidators(dir: URL = SCHEMA_DIR): Validators {
   const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+  // Shown by editors when a pattern fails; our messages use it too.
   ajv.addKeyword('patternErrorMessage');
   addFormats(ajv);
+  // Checks on single values that a pattern cannot make, run in the schema pass so that they are
+  // reported together with every other problem of the file, valid or not.
+  addProblemKeyword(ajv, 'x-instant', (value) => {
+    if (typeof value !== 'string') return undefined;
+    const parsed = parseInstant(value);
+    return isInstant(parsed) ? undefined : parsed.problem;
+  });
+  addProblemKeyword(ajv, 'x-ucd', (value) => (typeof value === 'string' ? ucdSyntaxProblem(value) : undefined));
   for (const file of SHARED_SCHEMAS) ajv.addSchema(readSchema(file, dir), file);
   const compiled = {} as Validators;
   for (const [kind, file] of Object.entries(SCHEMA_FILES) as [FileKind, string][]) {
@@ -126,7 +148,7 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
   const subject = place === '' ? 'the file' : place;
   const make = (message: string, rule: string, at: readonly PathSegment[] = pointer, where: 'key' | 'value' = 'value'): Diagnostic => {
     const { line, col } = file.locate(at, where);
-    return { file: file.display, line, col, severity: 'error', rule: `schema/${rule}`, message };
+    return { file: file.display, line, col, severity: 'error', rule: rule.includes('/') ? rule : `schema/${rule}`, message };
   };
   const value = error.data;
   switch (error.keyword) {
@@ -151,7 +173,7 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
     case 'type': {
       const expected = (error.params as { type: string | string[] }).type;
       const list = Array.isArray(expected) ? expected : String(expected).split(',');
-      return make(`${subject} must be ${typeWords(list)}, found ${describeValue(value)}${typeHint(list, value, pointer)}`, 'type');
+      return make(`${subject} must be ${typeWords(list)}, found ${describeValue(value)}${typeHint(list, value, pointer, file.source(pointer))}`, 'type');
     }
     case 'pattern': {
       const hint = (error.parentSchema as { patternErrorMessage?: string } | undefined)?.patternErrorMessage;
@@ -161,6 +183,10 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
       }
       return make(`${subject} ${hint ?? `must match the pattern ${(error.params as { pattern: string }).pattern}`}, found ${describeValue(value)}`, 'pattern');
     }
+    case 'x-instant':
+      return make(`${subject} "${String(value)}" ${error.message}`, 'timestamps/instant');
+    case 'x-ucd':
+      return make(`${subject} "${String(value)}" ${error.message}`, 'ucd/syntax');
     case 'propertyNames':
       // The inner error (pattern on the key) already says what is wrong.
       return undefined;
@@ -214,10 +240,13 @@ export function describeValue(value: unknown): string {
   return `the ${Number.isInteger(value) ? 'integer' : 'number'} ${String(value)}`;
 }
 
-function typeHint(expected: string[], value: unknown, pointer: readonly PathSegment[]): string {
+function typeHint(expected: string[], value: unknown, pointer: readonly PathSegment[], written: string | undefined): string {
   const key = pointer[pointer.length - 1];
   if (expected.includes('string') && (typeof value === 'number' || typeof value === 'boolean')) {
-    return `; quote it to keep it as text, e.g. ${String(key)}: "${String(value)}"`;
+    const text = (written ?? String(value)).replaceAll("'", "''");
+    return typeof key === 'string'
+      ? `; quote it to keep it as written, e.g. ${key}: '${text}'`
+      : `; quote it to keep it as written: '${text}'`;
   }
   if (expected.includes('object') && typeof value === 'string' && key === 'contact') {
     return '; write it as {name: …, email: …}';

@@ -1,0 +1,146 @@
+// The build as a curator runs it: exit codes, byte-identical rebuilds, a failed build that leaves
+// the previous output untouched, refusing dangerous output folders, and the base URL chosen from
+// the flag or Netlify's environment.
+
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { DEFAULT_BASE_URL, UsageError, resolveBaseUrl } from '../src/build.ts';
+import { renderNetlifyToml } from '../src/routes.ts';
+import { PROJECT, cli, snapshotTree, tempdir, testdir } from './helpers.ts';
+
+describe('archive-schema build', () => {
+  test('writes the API and says what it did', async () => {
+    const dir = await testdir();
+    const result = await cli(['build'], dir);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^Built 40 files \([\d.]+ kB\) from 10 metadata files into dist for http:\/\/localhost:8080 in [\d.]+ s\.\n$/);
+    const listing = JSON.parse(await readFile(path.join(dir, 'dist/api/schema/data_type/imaging.json'), 'utf8')) as { url: string }[];
+    expect(listing.map((s) => s.url)).toEqual(['http://localhost:8080/api/schema/1/', 'http://localhost:8080/api/schema/7/']);
+  });
+
+  test('building twice gives byte-identical output', async () => {
+    const dir = await testdir();
+    expect((await cli(['build', '--out', 'one'], dir)).code).toBe(0);
+    expect((await cli(['build', '--out', 'two'], dir)).code).toBe(0);
+    const one = await snapshotTree(path.join(dir, 'one'));
+    const two = await snapshotTree(path.join(dir, 'two'));
+    expect([...two.keys()]).toEqual([...one.keys()]);
+    for (const [file, bytes] of one) expect(two.get(file)?.equals(bytes), file).toBe(true);
+  });
+
+  test('output does not depend on the order files were created in', async () => {
+    const a = await testdir();
+    // Same content, files written in reverse order into a fresh tree.
+    const source = await snapshotTree(path.join(a, 'metadata'));
+    const b = await testdir({}, null);
+    for (const [file, bytes] of [...source].reverse()) {
+      await mkdir(path.dirname(path.join(b, 'metadata', file)), { recursive: true });
+      await writeFile(path.join(b, 'metadata', file), bytes);
+    }
+    await cli(['build'], a);
+    await cli(['build'], b);
+    const one = await snapshotTree(path.join(a, 'dist'));
+    const two = await snapshotTree(path.join(b, 'dist'));
+    for (const [file, bytes] of one) expect(two.get(file)?.equals(bytes), file).toBe(true);
+  });
+
+  test('a failed build writes nothing and leaves the previous dist/ exactly as it was', async () => {
+    const dir = await testdir();
+    expect((await cli(['build'], dir)).code).toBe(0);
+    const before = await snapshotTree(path.join(dir, 'dist'));
+    await writeFile(path.join(dir, 'metadata/alpha/dr1/catalogues/SpecCat.yaml'), 'id: 20\nname: SpecCat\n  broken: [\n');
+    const result = await cli(['build'], dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/metadata\/alpha\/dr1\/catalogues\/SpecCat\.yaml:\d+:\d+  error  /);
+    expect(result.stderr).toMatch(/Nothing was written; dist was left as it was\.\n$/);
+    const after = await snapshotTree(path.join(dir, 'dist'));
+    expect([...after.keys()]).toEqual([...before.keys()]);
+    for (const [file, bytes] of before) expect(after.get(file)?.equals(bytes), file).toBe(true);
+    // No staging folder is left behind either.
+    const siblings = await snapshotTree(dir);
+    expect([...siblings.keys()].filter((f) => f.startsWith('.dist'))).toEqual([]);
+  });
+
+  test('refuses to replace a folder it did not write, and the metadata folder itself', async () => {
+    const dir = await testdir();
+    await mkdir(path.join(dir, 'docs'));
+    await writeFile(path.join(dir, 'docs/notes.txt'), 'keep me');
+    const docs = await cli(['build', '--out', 'docs'], dir);
+    expect(docs.code).toBe(2);
+    expect(docs.stderr).toMatch(/^archive-schema: .*docs is not empty and was not written by archive-schema/);
+    expect(await readFile(path.join(dir, 'docs/notes.txt'), 'utf8')).toBe('keep me');
+    const meta = await cli(['build', '--out', '.'], dir);
+    expect(meta.code).toBe(2);
+    expect(meta.stderr).toMatch(/would replace the metadata folder/);
+    const inside = await cli(['build', '--out', 'metadata/out'], dir);
+    expect(inside.code).toBe(2);
+    expect(inside.stderr).toMatch(/is inside the metadata folder/);
+  });
+
+  test.each([
+    [['build', '--base-url', 'schema.example.org'], /base URL "schema\.example\.org" is not an absolute URL/],
+    [['build', '--base-url', 'ftp://schema.example.org'], /must start with http:\/\/ or https:\/\//],
+    [['build', '--base-url', 'https://schema.example.org/?x=1'], /must not carry a query/],
+    [['bulid'], /unknown command 'bulid'/],
+    [['serve', '--port', 'eighty'], /expected a port number from 0 to 65535/],
+  ])('usage trouble exits 2: %j', async (argv, message) => {
+    const dir = await testdir();
+    const result = await cli(argv, dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+
+  test('serve refuses a folder that holds no build', async () => {
+    const dir = await tempdir();
+    const result = await cli(['serve', '--dir', dir, '--port', '0'], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/holds no build; run `npm run build` first/);
+  });
+
+  test('a deploy preview links to its own address, production to the site\'s', async () => {
+    const dir = await testdir();
+    const preview = { NETLIFY: 'true', CONTEXT: 'deploy-preview', URL: 'https://schema.example.org', DEPLOY_PRIME_URL: 'https://deploy-preview-42--schema.netlify.app' };
+    expect((await cli(['build', '--out', 'preview'], dir, preview)).code).toBe(0);
+    const listing = await readFile(path.join(dir, 'preview/api/schema/data_type/imaging.json'), 'utf8');
+    expect(listing).toContain('"url":"https://deploy-preview-42--schema.netlify.app/api/schema/1/"');
+    expect(listing).not.toContain('schema.example.org');
+    const production = { ...preview, CONTEXT: 'production' };
+    expect((await cli(['build', '--out', 'prod'], dir, production)).code).toBe(0);
+    expect(await readFile(path.join(dir, 'prod/api/schema/1/index.json'), 'utf8')).toContain('"url":"https://schema.example.org/api/schema/1/"');
+  });
+});
+
+describe('resolveBaseUrl', () => {
+  test.each([
+    ['the flag wins', 'https://a.example.org/', { NETLIFY: 'true', CONTEXT: 'production', URL: 'https://b.example.org' }, 'https://a.example.org'],
+    ['Netlify production', undefined, { NETLIFY: 'true', CONTEXT: 'production', URL: 'https://b.example.org', DEPLOY_PRIME_URL: 'https://p--b.netlify.app' }, 'https://b.example.org'],
+    ['Netlify deploy preview', undefined, { NETLIFY: 'true', CONTEXT: 'deploy-preview', URL: 'https://b.example.org', DEPLOY_PRIME_URL: 'https://deploy-preview-7--b.netlify.app' }, 'https://deploy-preview-7--b.netlify.app'],
+    ['Netlify branch deploy', undefined, { NETLIFY: 'true', CONTEXT: 'branch-deploy', URL: 'https://b.example.org', DEPLOY_PRIME_URL: 'https://staging--b.netlify.app' }, 'https://staging--b.netlify.app'],
+    ['outside Netlify', undefined, { URL: 'https://ignored.example.org' }, DEFAULT_BASE_URL],
+    ['a path is kept, trailing slashes dropped', 'https://c.example.org/schema//', {}, 'https://c.example.org/schema'],
+  ])('%s', (_name, flag, env, expected) => {
+    expect(resolveBaseUrl(flag, env)).toBe(expected);
+  });
+
+  test('a bad base URL is a usage error', () => {
+    expect(() => resolveBaseUrl('not a url', {})).toThrow(UsageError);
+  });
+});
+
+describe('netlify.toml', () => {
+  test('is what the route table makes (run `npm run routes` after changing src/routes.ts)', async () => {
+    expect(await readFile(path.join(PROJECT, 'netlify.toml'), 'utf8')).toBe(renderNetlifyToml());
+  });
+
+  test('routes --check agrees, and fails on a stale file', async () => {
+    expect((await cli(['routes', '--check'], PROJECT)).code).toBe(0);
+    const dir = await tempdir();
+    await writeFile(path.join(dir, 'netlify.toml'), '[build]\n');
+    const stale = await cli(['routes', '--check'], dir);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toBe('netlify.toml differs from the route table in src/routes.ts; run `npm run routes` and commit the result.\n');
+  });
+});

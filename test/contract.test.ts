@@ -1,0 +1,360 @@
+// The API contract over real HTTP: the fixture archive is built with the real CLI, served by
+// `archive-schema serve --port 0` in a child process, and every row of the contract is asked.
+
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv } from 'ajv';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { addFormats } from '../src/formats.ts';
+import { PROJECT, cli, http, testdir } from './helpers.ts';
+import type { HttpResult } from './helpers.ts';
+
+const BASE = 'https://schema.test';
+const NOT_FOUND = '{"detail":"Not found."}';
+const REQUIRED = '{"data_type":["This field is required."]}';
+const INVALID = '{"data_type":["Select a valid choice. That choice is not one of the available choices."]}';
+const OPTIONS_LIST =
+  '{"name":"Schema List","description":"","renders":["application/json","text/html"],"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}';
+const OPTIONS_DETAIL = OPTIONS_LIST.replace('Schema List', 'Schema Instance');
+
+let server: ChildProcess;
+let origin: string;
+let dist: string;
+
+beforeAll(async () => {
+  const dir = await testdir();
+  const built = await cli(['build', '--base-url', BASE], dir);
+  expect(built.code, built.stderr).toBe(0);
+  dist = path.join(dir, 'dist');
+  server = spawn(process.execPath, [path.join(PROJECT, 'bin/archive-schema.js'), 'serve', '--dir', dist, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  origin = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    server.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /at (http:\/\/[^ ]+) /.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    server.stderr?.on('data', (chunk: Buffer) => reject(new Error(chunk.toString())));
+    server.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+  });
+});
+
+afterAll(() => {
+  server?.kill('SIGTERM');
+});
+
+const get = (target: string, method = 'GET'): Promise<HttpResult> => http(origin, method, target);
+const json = (r: HttpResult): unknown => JSON.parse(r.body);
+const ids = (r: HttpResult) => (json(r) as { url: string }[]).map((s) => Number(/\/api\/schema\/(\d+)\//.exec(s.url)?.[1]));
+
+function expectApiHeaders(r: HttpResult, type: 'json' | 'html'): void {
+  expect(r.headers['allow']).toBe('GET, HEAD, OPTIONS');
+  expect(r.headers['vary']).toBe('Accept');
+  expect(r.headers['access-control-allow-origin']).toBe('*');
+  expect(r.headers['x-content-type-options']).toBe('nosniff');
+  expect(r.headers['content-type']).toBe(type === 'json' ? 'application/json' : 'text/html; charset=utf-8');
+}
+
+interface Row {
+  method?: string;
+  target: string;
+  status: number;
+  type: 'json' | 'html';
+  body?: string;
+}
+
+const rows: Row[] = [
+  // listings, in every format and parameter order
+  ...['catalogues', 'imaging', 'ifs', 'spectra'].flatMap((t): Row[] => [
+    { target: `/api/schema/?data_type=${t}`, status: 200, type: 'json' },
+    { target: `/api/schema/?data_type=${t}&format=api`, status: 200, type: 'html' },
+    { target: `/api/schema/?format=api&data_type=${t}`, status: 200, type: 'html' },
+    { target: `/api/schema/?data_type=${t}&format=json`, status: 200, type: 'json' },
+    { target: `/api/schema/?format=json&data_type=${t}`, status: 200, type: 'json' },
+  ]),
+  // data_type missing, empty, unknown (values are case-sensitive)
+  { target: '/api/schema/', status: 400, type: 'json', body: REQUIRED },
+  { target: '/api/schema/?data_type=', status: 400, type: 'json', body: REQUIRED },
+  { target: '/api/schema/?data_type', status: 400, type: 'json', body: REQUIRED },
+  { target: '/api/schema/?foo=bar', status: 400, type: 'json', body: REQUIRED },
+  { target: '/api/schema/?data_type=bogus', status: 400, type: 'json', body: INVALID },
+  { target: '/api/schema/?data_type=Imaging', status: 400, type: 'json', body: INVALID },
+  { target: '/api/schema/?format=json', status: 400, type: 'json', body: REQUIRED },
+  { target: '/api/schema/?data_type=bogus&format=json', status: 400, type: 'json', body: INVALID },
+  { target: '/api/schema/?format=api', status: 400, type: 'html' },
+  { target: '/api/schema/?data_type=bogus&format=api', status: 400, type: 'html' },
+  // format other than api or json: 404, whatever else the request says
+  { target: '/api/schema/?data_type=imaging&format=xml', status: 404, type: 'json', body: NOT_FOUND },
+  { target: '/api/schema/?format=API&data_type=imaging', status: 404, type: 'json', body: NOT_FOUND },
+  { target: '/api/schema/?format=xml', status: 404, type: 'json', body: NOT_FOUND },
+  { target: '/api/schema/1/?format=yaml', status: 404, type: 'json', body: NOT_FOUND },
+  { method: 'POST', target: '/api/schema/?format=xml', status: 404, type: 'json', body: NOT_FOUND },
+  { method: 'OPTIONS', target: '/api/schema/?format=xml', status: 404, type: 'json', body: NOT_FOUND },
+  // a survey
+  { target: '/api/schema/1/', status: 200, type: 'json' },
+  { target: '/api/schema/1/?format=api', status: 200, type: 'html' },
+  { target: '/api/schema/1/?format=json', status: 200, type: 'json' },
+  { target: '/api/schema/3/', status: 200, type: 'json' },
+  { target: '/api/schema/7/?data_type=imaging', status: 200, type: 'json' },
+  { target: '/api/schema/7/?format=api&data_type=imaging', status: 200, type: 'html' },
+  { target: '/api/schema/7/?data_type=catalogues', status: 404, type: 'json', body: NOT_FOUND },
+  { target: '/api/schema/7/?data_type=catalogues&format=api', status: 404, type: 'html' },
+  { target: '/api/schema/7/?data_type=bogus', status: 400, type: 'json', body: INVALID },
+  { target: '/api/schema/99/', status: 404, type: 'json', body: NOT_FOUND },
+  { target: '/api/schema/99/?format=api', status: 404, type: 'html' },
+  { target: '/api/schema/99/?data_type=imaging', status: 404, type: 'json', body: NOT_FOUND },
+  { target: '/api/schema/abc/', status: 404, type: 'json', body: NOT_FOUND },
+  { target: '/api/schema/-1/', status: 404, type: 'json', body: NOT_FOUND },
+  // anything else under /api/, including the files behind the rewrites
+  { target: '/api/', status: 404, type: 'json', body: NOT_FOUND },
+  { target: '/api/other', status: 404, type: 'json', body: NOT_FOUND },
+  { target: '/api/schema/1/extra/', status: 404, type: 'json', body: NOT_FOUND },
+  { target: '/api/schema/data_type/imaging.json', status: 404, type: 'json', body: NOT_FOUND },
+  { target: '/api/errors/404.json', status: 404, type: 'json', body: NOT_FOUND },
+  { target: '/api/schema/1/index.json', status: 404, type: 'json', body: NOT_FOUND },
+  { target: '/api/schema/%E0%A4%A/', status: 404, type: 'json', body: NOT_FOUND },
+  // OPTIONS and other methods
+  { method: 'OPTIONS', target: '/api/schema/?data_type=imaging', status: 200, type: 'json', body: OPTIONS_LIST },
+  { method: 'OPTIONS', target: '/api/schema/', status: 200, type: 'json', body: OPTIONS_LIST },
+  { method: 'OPTIONS', target: '/api/schema/1/', status: 200, type: 'json', body: OPTIONS_DETAIL },
+  { method: 'OPTIONS', target: '/api/schema/99/', status: 200, type: 'json', body: OPTIONS_DETAIL },
+  { method: 'OPTIONS', target: '/api/schema/?format=api', status: 200, type: 'html' },
+  { method: 'OPTIONS', target: '/api/other', status: 404, type: 'json', body: NOT_FOUND },
+  ...['POST', 'PUT', 'PATCH', 'DELETE', 'PROPFIND'].flatMap((m): Row[] => [
+    { method: m, target: '/api/schema/?data_type=imaging', status: 405, type: 'json', body: `{"detail":"Method \\"${m}\\" not allowed."}` },
+    { method: m, target: '/api/schema/1/', status: 405, type: 'json', body: `{"detail":"Method \\"${m}\\" not allowed."}` },
+  ]),
+  { method: 'POST', target: '/api/schema/99/', status: 405, type: 'json', body: '{"detail":"Method \\"POST\\" not allowed."}' },
+  { method: 'DELETE', target: '/api/schema/1/?format=api', status: 405, type: 'html' },
+  { method: 'POST', target: '/api/other', status: 404, type: 'json', body: NOT_FOUND },
+];
+
+describe('every contract row over HTTP', () => {
+  test.each(rows)('$method $target → $status', async ({ method = 'GET', target, status, type, body }) => {
+    const r = await get(target, method);
+    expect(r.status).toBe(status);
+    expectApiHeaders(r, type);
+    if (body !== undefined) expect(r.body).toBe(body);
+    if (type === 'html') expect(r.body).toMatch(/^<!DOCTYPE html>/);
+    expect(Number(r.headers['content-length'])).toBe(r.bytes.length);
+  });
+
+  test('HEAD answers as GET: same status and headers, no body', async () => {
+    for (const target of ['/api/schema/?data_type=imaging', '/api/schema/?format=api&data_type=ifs', '/api/schema/', '/api/schema/99/', '/api/schema/99/?format=api', '/api/schema/?data_type=x&format=api']) {
+      const g = await get(target);
+      const h = await get(target, 'HEAD');
+      expect(h.status).toBe(g.status);
+      expect(h.body).toBe('');
+      const strip = (headers: Record<string, string>) => {
+        const { date: _d, ...rest } = headers;
+        return rest;
+      };
+      expect(strip(h.headers)).toEqual(strip(g.headers));
+    }
+  });
+});
+
+describe('listings by data_type', () => {
+  test('a survey is listed for a data type when one of its releases has that data, with only those releases', async () => {
+    expect(ids(await get('/api/schema/?data_type=catalogues'))).toEqual([1]);
+    expect(ids(await get('/api/schema/?data_type=imaging'))).toEqual([1, 7]);
+    const imaging = json(await get('/api/schema/?data_type=imaging')) as { data_releases: Record<string, unknown>[] }[];
+    expect(imaging[0]?.data_releases.map((r) => r.name)).toEqual(['dr2']);
+    for (const release of imaging.flatMap((s) => s.data_releases)) {
+      expect(release).toMatchObject({ catalogues: null, ifs: null, spectra: null });
+      expect(release.imaging).toHaveProperty('facilities');
+    }
+  });
+
+  test.each(['catalogues', 'ifs', 'spectra'])('the %s listing shows the catalogues of releases that have them', async (t) => {
+    const list = json(await get(`/api/schema/?data_type=${t}`)) as { data_releases: Record<string, unknown>[] }[];
+    expect(list.flatMap((s) => s.data_releases.map((r) => r.name))).toEqual(['dr1', 'dr2']);
+    for (const release of list.flatMap((s) => s.data_releases)) {
+      expect(release).toMatchObject({ imaging: null, ifs: null, spectra: null });
+      expect(release.catalogues).toHaveProperty('groups');
+    }
+  });
+
+  test('the ifs and spectra listings are the catalogues listing until those shapes are defined', async () => {
+    const catalogues = (await get('/api/schema/?data_type=catalogues')).body;
+    expect((await get('/api/schema/?data_type=ifs')).body).toBe(catalogues);
+    expect((await get('/api/schema/?data_type=spectra')).body).toBe(catalogues);
+  });
+
+  test('inactive surveys are listed; a survey without releases is not', async () => {
+    const imaging = json(await get('/api/schema/?data_type=imaging')) as { active: boolean }[];
+    expect(imaging.map((s) => s.active)).toEqual([true, false]);
+    for (const t of ['catalogues', 'imaging', 'ifs', 'spectra']) expect(ids(await get(`/api/schema/?data_type=${t}`))).not.toContain(3);
+  });
+
+  test('a survey route shows every kind of data the survey has; filtered, what the listing shows', async () => {
+    const whole = json(await get('/api/schema/1/')) as { data_releases: Record<string, unknown>[] };
+    expect(whole.data_releases.map((r) => [r.name, r.catalogues !== null, r.imaging !== null])).toEqual([
+      ['dr1', true, false],
+      ['dr2', true, true],
+    ]);
+    const listed = (json(await get('/api/schema/?data_type=imaging')) as unknown[])[0];
+    expect(json(await get('/api/schema/1/?data_type=imaging'))).toEqual(listed);
+    expect(json(await get('/api/schema/3/'))).toMatchObject({ url: `${BASE}/api/schema/3/`, data_releases: [] });
+  });
+
+  test('a path without its trailing slash, extra parameters and repeated parameters', async () => {
+    const canonical = (await get('/api/schema/?data_type=imaging')).body;
+    expect((await get('/api/schema?data_type=imaging')).body).toBe(canonical);
+    expect((await get('/api/schema/?data_type=imaging&page=2&x')).body).toBe(canonical);
+    expect((await get('/api/schema/?data_type=catalogues&data_type=imaging')).body).toBe(canonical);
+    expect((await get('/api/schema/?data_type=imaging&data_type=bogus')).status).toBe(400);
+    expect((await get('/api/schema/1')).body).toBe((await get('/api/schema/1/')).body);
+    expect((await get('/api/schema/?data_type=imaging&format=')).body).toBe(canonical);
+  });
+});
+
+describe('bodies', () => {
+  const responses = JSON.parse(readFileSync(path.join(PROJECT, 'schemas/api/responses.schema.json'), 'utf8')) as {
+    definitions: Record<string, { properties?: Record<string, unknown> }>;
+  };
+  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+  addFormats(ajv);
+  ajv.addSchema(responses, 'responses.schema.json');
+  const validator = (name: string) => {
+    const v = ajv.getSchema(`responses.schema.json#/definitions/${name}`);
+    if (!v) throw new Error(name);
+    return v;
+  };
+
+  /** Keys of every object, in order, against the order of its definition's properties. */
+  function expectFieldOrder(value: unknown, definition: string): void {
+    const def = responses.definitions[definition];
+    if (Array.isArray(value)) {
+      for (const item of value) expectFieldOrder(item, definition);
+      return;
+    }
+    expect(Object.keys(value as object)).toEqual(Object.keys(def?.properties ?? {}));
+    const children: Record<string, string> = {
+      contact: 'Contact',
+      data_releases: 'DataRelease',
+      groups: 'CatalogueGroup',
+      tables: 'CatalogueTable',
+      columns: 'CatalogueColumn',
+      facilities: 'ImagingFacility',
+      bands: 'ImagingBand',
+      regions: 'ImagingRegion',
+    };
+    for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+      if (child === null || typeof child !== 'object') continue;
+      if (key === 'catalogues') expectFieldOrder((child as { groups: unknown }).groups, 'CatalogueGroup');
+      else if (key === 'imaging') expectFieldOrder((child as { facilities: unknown }).facilities, 'ImagingFacility');
+      else if (children[key]) expectFieldOrder(child, children[key]);
+    }
+  }
+
+  test.each([
+    '/api/schema/?data_type=catalogues',
+    '/api/schema/?data_type=imaging',
+    '/api/schema/?data_type=ifs&format=json',
+    '/api/schema/?data_type=spectra',
+  ])('%s matches the published response schema, field by field in order', async (target) => {
+    const body = json(await get(target));
+    const validate = validator('SurveyList');
+    expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+    expectFieldOrder(body, 'Survey');
+  });
+
+  test.each(['/api/schema/1/', '/api/schema/7/?format=json', '/api/schema/1/?data_type=imaging'])('%s matches the survey schema', async (target) => {
+    const body = json(await get(target));
+    const validate = validator('Survey');
+    expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+    expectFieldOrder(body, 'Survey');
+  });
+
+  test('error and OPTIONS bodies match their schemas', async () => {
+    expect(validator('NotFound')(json(await get('/api/schema/99/')))).toBe(true);
+    expect(validator('DataTypeError')(json(await get('/api/schema/')))).toBe(true);
+    expect(validator('DataTypeError')(json(await get('/api/schema/?data_type=x')))).toBe(true);
+    expect(validator('MethodNotAllowed')(json(await get('/api/schema/', 'PUT')))).toBe(true);
+    expect(validator('Options')(json(await get('/api/schema/', 'OPTIONS')))).toBe(true);
+  });
+
+  test('JSON is compact UTF-8 with non-ASCII characters as themselves and U+2028 escaped', async () => {
+    const r = await get('/api/schema/?data_type=catalogues');
+    expect(r.body).toBe(JSON.stringify(JSON.parse(r.body)).replace('\u2028', '\\u2028'));
+    expect(r.bytes.includes(Buffer.from('ünïcode'))).toBe(true);
+    expect(r.body).toContain('"description":"Line\\u2028separator"');
+    expect(r.bytes[0]).toBe('['.charCodeAt(0));
+  });
+
+  test('values: timestamps in UTC with six digits, inherited where left out; derived fields', async () => {
+    const [survey] = json(await get('/api/schema/?data_type=catalogues')) as Record<string, any>[];
+    const dr1 = survey?.data_releases[0];
+    expect(dr1.created).toBe('2015-03-01T00:00:00.000000Z'); // written 2015-03-01T10:00:00+10:00
+    expect(dr1.updated).toBe('2015-04-01T00:00:00.500000Z');
+    expect(dr1.version).toBe(1);
+    const table = dr1.catalogues.groups[0].tables[0];
+    expect(table).toMatchObject({ file_extension: 'fits', input_cat: true, created: '2015-01-01T00:00:00.000000Z', contact: null });
+    expect(table.columns.map((c: any) => [c.name, c.ucd, c.unit, c.updated])).toEqual([
+      ['CATAID', 'meta.id;meta.main', '-', '2015-02-01T00:00:00.000000Z'],
+      ['Z', 'src.redshift', '-', '2015-03-01T00:00:00.000000Z'],
+      ['NOTE', '-', 'None', '2015-02-01T00:00:00.000000Z'],
+    ]);
+    const [, beta] = json(await get('/api/schema/?data_type=imaging')) as Record<string, any>[];
+    expect(beta?.data_releases[0].created).toBe('2020-07-01T00:30:00.000000Z'); // 2020-06-30T23:30:00-01:00
+    const region = (json(await get('/api/schema/1/?data_type=imaging')) as any).data_releases[0].imaging.facilities[0].bands[0];
+    expect(region.band_key).toBe('alpha.dr2.VST.r');
+    expect(region.regions[0]).toMatchObject({ ra_c: '135.0', dec_c: '-0.50', frame: 'icrs', equinox: 'j2000' });
+    expect(Object.keys(region.regions[0].fits_header)).toEqual(['SIMPLE', 'NAXIS', 'CTYPE1', 'CRVAL1']);
+  });
+
+  test('survey links are absolute and carry the request\'s format', async () => {
+    const urls = async (target: string) => (json(await get(target)) as { url: string }[]).map((s) => s.url);
+    expect(await urls('/api/schema/?data_type=imaging')).toEqual([`${BASE}/api/schema/1/`, `${BASE}/api/schema/7/`]);
+    expect(await urls('/api/schema/?data_type=imaging&format=json')).toEqual([`${BASE}/api/schema/1/?format=json`, `${BASE}/api/schema/7/?format=json`]);
+    expect(((json(await get('/api/schema/7/?format=json')) as { url: string }).url)).toBe(`${BASE}/api/schema/7/?format=json`);
+  });
+});
+
+describe('the browsable pages (format=api)', () => {
+  test('show the request, the status, the headers and the JSON with every url as a link keeping format=api', async () => {
+    const page = (await get('/api/schema/?format=api&data_type=imaging')).body;
+    expect(page).toContain('<b>GET</b> /api/schema/?data_type=imaging&amp;format=api');
+    expect(page).toContain('<b>HTTP 200 OK</b>');
+    expect(page).toContain('<b>Allow:</b> GET, HEAD, OPTIONS');
+    expect(page).toContain(`"url": "<a href="${BASE}/api/schema/1/?format=api" rel="nofollow">${BASE}/api/schema/1/?format=api</a>"`);
+    expect(page).toContain(`"url": "<a href="${BASE}/api/schema/7/?format=api" rel="nofollow">`);
+    // The JSON shown is the listing, indented by four spaces.
+    const shown = page.slice(page.indexOf('</span>\n') + 8, page.indexOf('</pre>\n</main>'));
+    const text = shown.replace(/<a [^>]*>([^<]*)<\/a>/g, '$1').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+    const asJson = (await get('/api/schema/?data_type=imaging&format=json')).body.replaceAll('?format=json', '?format=api');
+    expect(JSON.parse(text)).toEqual(JSON.parse(asJson));
+  });
+
+  test('curator HTML in the data is shown as text, never as markup', async () => {
+    const page = (await get('/api/schema/1/?format=api')).body;
+    expect(page).toContain('"description": "&lt;p&gt;A survey with &lt;b&gt;HTML&lt;/b&gt; &amp;amp; an ünïcode name.&lt;/p&gt;"');
+    expect(page).not.toContain('<b>HTML</b>');
+  });
+
+  test('an error page shows the error body and the request as made', async () => {
+    const page = (await get('/api/schema/?data_type=bogus&format=api')).body;
+    expect(page).toContain('<b>HTTP 400 Bad Request</b>');
+    expect(page).toContain('<b>GET</b> /api/schema/?data_type=bogus&amp;format=api');
+    expect(page).toContain('"Select a valid choice. That choice is not one of the available choices."');
+    const notFound = (await get('/api/schema/99/?format=api')).body;
+    expect(notFound).toContain('<b>HTTP 404 Not Found</b>');
+    expect(notFound).toContain('"detail": "Not found."');
+    const options = (await get('/api/schema/?format=api', 'OPTIONS')).body;
+    expect(options).toContain('<b>OPTIONS</b> /api/schema/?format=api');
+    expect(options).toContain('"name": "Schema List"');
+  });
+});
+
+test('the site root is the landing page, not an API response', async () => {
+  const r = await get('/');
+  expect(r.status).toBe(200);
+  expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
+  expect(r.headers['allow']).toBeUndefined();
+  expect(r.body).toContain('<a href="/api/schema/?data_type=catalogues">');
+});

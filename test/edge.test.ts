@@ -1,0 +1,50 @@
+// The Netlify edge function itself (netlify/edge-functions/api.ts), called as Netlify calls it:
+// with a web Request and a context whose next() is what the CDN's rules and files answered.
+
+import { describe, expect, test } from 'vitest';
+import edge from '../netlify/edge-functions/api.ts';
+
+const context = (status: number, body: string, type: string) => ({
+  next: async () => new Response(body, { status, headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=0, must-revalidate' } }),
+});
+const call = (method: string, url: string, ctx = context(200, '[]', 'application/json')) => edge(new Request(`https://schema.test${url}`, { method }), ctx);
+
+describe('the edge function', () => {
+  test('adds the contract headers, Allow among them, to what the files answered', async () => {
+    const res = await call('GET', '/api/schema/?data_type=imaging', context(200, '[]', 'application/json; charset=utf-8'));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('[]');
+    expect(Object.fromEntries(res.headers)).toEqual({
+      allow: 'GET, HEAD, OPTIONS',
+      vary: 'Accept',
+      'content-type': 'application/json',
+      'access-control-allow-origin': '*',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'public, max-age=0, must-revalidate',
+    });
+  });
+
+  test('gives the host\'s own 404 page the contract body', async () => {
+    const res = await call('GET', '/api/schema/99/', context(404, '<html>Page not found</html>', 'text/html; charset=utf-8'));
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.text()).toBe('{"detail":"Not found."}');
+  });
+
+  test('answers methods the rules cannot tell apart without asking the files', async () => {
+    const never = { next: () => Promise.reject(new Error('files must not be asked')) };
+    const post = await call('POST', '/api/schema/1/', never);
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(await post.text()).toBe('{"detail":"Method \\"POST\\" not allowed."}');
+    const options = await call('OPTIONS', '/api/schema/?data_type=imaging', never);
+    expect(options.status).toBe(200);
+    expect(JSON.parse(await options.text())).toMatchObject({ name: 'Schema List', description: '' });
+  });
+
+  test('leaves paths outside /api/ alone', async () => {
+    const res = await call('GET', '/index.html', context(200, '<html></html>', 'text/html'));
+    expect(res.headers.get('allow')).toBeNull();
+    expect(await res.text()).toBe('<html></html>');
+  });
+});

@@ -1,0 +1,112 @@
+// Shared test helpers: temporary project folders from object literals, an in-process CLI run,
+// and a raw HTTP client that sends exactly the method and path it is given.
+
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll } from 'vitest';
+import { run } from '../src/cli.ts';
+
+export const FIXTURE = path.resolve(import.meta.dirname, 'fixtures/archive');
+export const PROJECT = path.resolve(import.meta.dirname, '..');
+
+const made: string[] = [];
+afterAll(async () => {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** A fresh temporary folder, removed after the test file. */
+export async function tempdir(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'archive-schema-test-'));
+  made.push(dir);
+  return dir;
+}
+
+/**
+ * A temporary project with `metadata/` copied from the fixture archive, then changed by `files`
+ * (path under metadata/ → new content, or null to delete the file).
+ */
+export async function testdir(files: Record<string, string | null> = {}, base: string | null = FIXTURE): Promise<string> {
+  const dir = await tempdir();
+  const metadata = path.join(dir, 'metadata');
+  if (base) await cp(base, metadata, { recursive: true });
+  else await mkdir(metadata);
+  for (const [relative, content] of Object.entries(files)) {
+    const target = path.join(metadata, relative);
+    if (content === null) {
+      await rm(target, { force: true });
+    } else {
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, content);
+    }
+  }
+  return dir;
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in-process, in `cwd`, with the given environment. */
+export async function cli(argv: string[], cwd: string, env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await run(argv, {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    env,
+    cwd,
+  });
+  return { code, stdout, stderr };
+}
+
+/** Every file below a folder with its bytes, for comparing whole trees. */
+export async function snapshotTree(dir: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  const walk = async (sub: string) => {
+    for (const entry of (await readdir(path.join(dir, sub), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const rel = path.join(sub, entry.name);
+      if (entry.isDirectory()) await walk(rel);
+      else out.set(rel, await readFile(path.join(dir, rel)));
+    }
+  };
+  await walk('');
+  return out;
+}
+
+export interface HttpResult {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  bytes: Buffer;
+}
+
+/** One HTTP request with exactly this method and path (no normalisation, any method). */
+export function http(base: string, method: string, target: string, headers: Record<string, string> = {}): Promise<HttpResult> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, method, path: target, headers: { Connection: 'close', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          const flat: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers)) flat[k] = Array.isArray(v) ? v.join(', ') : String(v);
+          resolve({ status: res.statusCode ?? 0, headers: flat, body: bytes.toString('utf8'), bytes });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}

@@ -151,6 +151,8 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
     return { file: file.display, line, col, severity: 'error', rule: rule.includes('/') ? rule : `schema/${rule}`, message };
   };
   const value = error.data;
+  // Numbers are shown as written (135.0, not 135): that is what the curator will look for.
+  const found = describeValue(value, file.source(pointer));
   switch (error.keyword) {
     case 'required': {
       const missing = (error.params as { missingProperty: string }).missingProperty;
@@ -173,7 +175,7 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
     case 'type': {
       const expected = (error.params as { type: string | string[] }).type;
       const list = Array.isArray(expected) ? expected : String(expected).split(',');
-      return make(`${subject} must be ${typeWords(list)}, found ${describeValue(value)}${typeHint(list, value, pointer, file.source(pointer))}`, 'type');
+      return make(`${subject} must be ${typeWords(list)}, found ${found}${typeHint(list, value, pointer, file.source(pointer))}`, 'type');
     }
     case 'pattern': {
       const hint = (error.parentSchema as { patternErrorMessage?: string } | undefined)?.patternErrorMessage;
@@ -181,7 +183,7 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
         const keyPath = [...pointer, error.propertyName];
         return make(`key "${error.propertyName}" in ${subject} ${hint ?? `must match ${(error.params as { pattern: string }).pattern}`}`, 'pattern', keyPath, 'key');
       }
-      return make(`${subject} ${hint ?? `must match the pattern ${(error.params as { pattern: string }).pattern}`}, found ${describeValue(value)}`, 'pattern');
+      return make(`${subject} ${hint ?? `must match the pattern ${(error.params as { pattern: string }).pattern}`}, found ${found}`, 'pattern');
     }
     case 'x-instant':
       return make(`${subject} "${String(value)}" ${error.message}`, 'timestamps/instant');
@@ -193,20 +195,20 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
     case 'format': {
       const format = (error.params as { format: string }).format;
       const words: Record<string, string> = { email: 'an e-mail address such as team@example.org', uri: 'an absolute address such as https://example.org/' };
-      return make(`${subject} must be ${words[format] ?? `in ${format} format`}, found ${describeValue(value)}`, 'format');
+      return make(`${subject} must be ${words[format] ?? `in ${format} format`}, found ${found}`, 'format');
     }
     case 'minimum':
     case 'exclusiveMinimum': {
       const limit = (error.params as { limit: number }).limit;
       const words = error.keyword === 'minimum' ? `at least ${limit}` : `greater than ${limit}`;
-      return make(`${subject} must be ${words}, found ${describeValue(value)}`, error.keyword);
+      return make(`${subject} must be ${words}, found ${found}`, error.keyword);
     }
     case 'minLength':
       return make(`${subject} must not be empty; write a value or remove the key if it is optional`, 'min-length');
     case 'minItems':
     case 'maxItems':
     case 'additionalItems':
-      return make(`${subject} must be a pair [value, comment], found ${describeValue(value)}`, 'fits-card');
+      return make(`${subject} must be a pair [value, comment], found ${found}`, 'fits-card');
     default:
       return make(`${subject} ${error.message ?? 'is not valid'}`, error.keyword);
   }
@@ -231,13 +233,14 @@ function typeWords(types: string[]): string {
   return named.length <= 1 ? (named[0] ?? 'something else') : `${named.slice(0, -1).join(', ')} or ${named[named.length - 1]}`;
 }
 
-export function describeValue(value: unknown): string {
+export function describeValue(value: unknown, written?: string): string {
   if (value === null || value === undefined) return 'nothing (null)';
   if (Array.isArray(value)) return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
   if (typeof value === 'object') return 'a mapping';
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)}`;
   if (typeof value === 'boolean') return `the boolean ${value}`;
-  return `the ${Number.isInteger(value) ? 'integer' : 'number'} ${String(value)}`;
+  const text = written !== undefined && Number(written) === value ? written : String(value);
+  return `the number ${text}`;
 }
 
 function typeHint(expected: string[], value: unknown, pointer: readonly PathSegment[], written: string | undefined): string {

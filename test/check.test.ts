@@ -89,7 +89,7 @@ const cases: Case[] = [
     line: 5,
     col: 10,
     rule: 'schema/type',
-    message: /version must be a string or null, found the integer 8; quote it to keep it as written, e\.g\. version: '8'/,
+    message: /version must be a string or null, found the number 8; quote it to keep it as written, e\.g\. version: '8'/,
   },
   {
     name: 'an unquoted coordinate must be quoted to keep its digits',
@@ -98,7 +98,7 @@ const cases: Case[] = [
     line: 15,
     col: 15,
     rule: 'schema/type',
-    message: /band "r" > region "G09" > ra_c must be a string, found the integer 135; quote it to keep it as written, e\.g\. ra_c: '135\.0'$/,
+    message: /band "r" > region "G09" > ra_c must be a string, found the number 135\.0; quote it to keep it as written, e\.g\. ra_c: '135\.0'$/,
   },
   {
     name: 'a timestamp without a zone is refused by the schema',
@@ -152,7 +152,7 @@ const cases: Case[] = [
     line: 1,
     col: 5,
     rule: 'schema/minimum',
-    message: /id must be at least 1, found the integer 0/,
+    message: /id must be at least 1, found the number 0/,
   },
   {
     name: 'a UCD joined with commas is refused with the corrected form',
@@ -296,7 +296,7 @@ const cases: Case[] = [
     line: 8,
     col: 23,
     rule: 'schema/exclusiveMinimum',
-    message: /band "r" > central_wave_ang must be greater than 0, found the integer -3/,
+    message: /band "r" > central_wave_ang must be greater than 0, found the number -3/,
   },
 ];
 

@@ -40,6 +40,20 @@ export const ERROR_FILES = {
   notFound: `${ERROR_DIR}/404.json`,
 } as const;
 
+/**
+ * Bodies that Netlify's edge function computes are also written as files, for hosts that
+ * answer methods from files (a 405 for each common method, OPTIONS for each view).
+ */
+export const COMMON_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export function methodNotAllowedFile(method: string): string {
+  return `${ERROR_DIR}/405-${method}.json`;
+}
+
+export function optionsFile(view: View): string {
+  return `_options/${view}.json`;
+}
+
 /** The survey's absolute address, carrying the request's format as DRF's hyperlinks do. */
 export function surveyUrl(baseUrl: string, surveyId: number, format: Format): string {
   return `${baseUrl}/api/schema/${surveyId}/${format ? `?format=${format}` : ''}`;

@@ -4,7 +4,21 @@
 
 import { escapeHtml, renderBrowsable } from './browsable.ts';
 import { formatInstant, isInstant, parseInstant } from './instant.ts';
-import { BODIES, DATA_TYPES, ERROR_FILES, FORMATS, LIST_PATH, detailFile, listFile, surveyUrl } from './routes.ts';
+import {
+  BODIES,
+  COMMON_METHODS,
+  DATA_TYPES,
+  ERROR_FILES,
+  FORMATS,
+  LIST_PATH,
+  detailFile,
+  listFile,
+  methodNotAllowedBody,
+  methodNotAllowedFile,
+  optionsBody,
+  optionsFile,
+  surveyUrl,
+} from './routes.ts';
 import type { DataType, Format } from './routes.ts';
 import type {
   Archive,
@@ -273,6 +287,9 @@ export function transform(archive: Archive, options: TransformOptions): OutputFi
   out.set(ERROR_FILES.required, BODIES.required);
   out.set(ERROR_FILES.invalid, BODIES.invalid);
   out.set(ERROR_FILES.notFound, BODIES.notFound);
+  for (const method of COMMON_METHODS) out.set(methodNotAllowedFile(method), methodNotAllowedBody(method));
+  out.set(optionsFile('list'), optionsBody('list'));
+  out.set(optionsFile('detail'), optionsBody('detail'));
   out.set('index.html', landingPage(archive));
   return out;
 }

@@ -279,6 +279,15 @@ describe('bodies', () => {
     expect(validator('Options')(json(await get('/api/schema/', 'OPTIONS')))).toBe(true);
   });
 
+  test('the bodies written for hosts that answer methods from files are what the server answers', async () => {
+    for (const m of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      expect(readFileSync(path.join(dist, `_errors/405-${m}.json`), 'utf8')).toBe((await get('/api/schema/', m)).body);
+    }
+    expect(readFileSync(path.join(dist, '_options/list.json'), 'utf8')).toBe((await get('/api/schema/', 'OPTIONS')).body);
+    expect(readFileSync(path.join(dist, '_options/detail.json'), 'utf8')).toBe((await get('/api/schema/1/', 'OPTIONS')).body);
+    expect(readFileSync(path.join(dist, '_errors/404.json'), 'utf8')).toBe(NOT_FOUND);
+  });
+
   test('JSON is compact UTF-8 with non-ASCII characters as themselves and U+2028 escaped', async () => {
     const r = await get('/api/schema/?data_type=catalogues');
     expect(r.body).toBe(JSON.stringify(JSON.parse(r.body)).replace('\u2028', '\\u2028'));

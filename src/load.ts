@@ -142,28 +142,20 @@ export function parseFile(display: string, text: string): { file?: ParsedFile; d
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
   const at = (offset: number): Position => lineCounter.linePos(offset);
   const diagnostics: Diagnostic[] = [];
-  for (const error of doc.errors) {
-    const { line, col } = at(error.pos[0]);
+  const report = (problem: { pos: [number, number]; code: string; message: string }, severity: Diagnostic['severity']) => {
+    const { line, col } = at(problem.pos[0]);
+    const message = firstLine(problem.message);
     diagnostics.push({
       file: display,
       line,
       col,
-      severity: 'error',
-      rule: `yaml/${error.code.toLowerCase().replaceAll('_', '-')}`,
-      message: `${firstLine(error.message)}; fix the YAML syntax here`,
+      severity,
+      rule: `yaml/${problem.code.toLowerCase().replaceAll('_', '-')}`,
+      message: severity === 'error' ? `${message}; fix the YAML syntax here` : message,
     });
-  }
-  for (const warning of doc.warnings) {
-    const { line, col } = at(warning.pos[0]);
-    diagnostics.push({
-      file: display,
-      line,
-      col,
-      severity: 'warning',
-      rule: `yaml/${warning.code.toLowerCase().replaceAll('_', '-')}`,
-      message: firstLine(warning.message),
-    });
-  }
+  };
+  for (const error of doc.errors) report(error, 'error');
+  for (const warning of doc.warnings) report(warning, 'warning');
   if (doc.errors.length > 0) return { diagnostics };
   let data: unknown;
   try {

@@ -207,37 +207,32 @@ export interface NodeVisit {
   updated: string;
 }
 
+/** Where each kind keeps its children: the list's key and the children's kind. */
+export const CHILDREN: Record<NodeKind, { key: string; kind: NodeKind } | undefined> = {
+  CatalogueGroup: { key: 'tables', kind: 'CatalogueTable' },
+  CatalogueTable: { key: 'columns', kind: 'CatalogueColumn' },
+  CatalogueColumn: undefined,
+  ImagingFacility: { key: 'bands', kind: 'ImagingBand' },
+  ImagingBand: { key: 'regions', kind: 'ImagingRegion' },
+  ImagingRegion: undefined,
+};
+
 /** Every catalogue and imaging node in the archive, parents before children, in tree order. */
 export function* walkNodes(archive: Archive): Generator<NodeVisit> {
   for (const survey of archive.surveys) {
     for (const release of survey.releases) {
-      for (const group of release.groups) {
-        const g = visit('CatalogueGroup', group.data, group.file, [], undefined, survey, release);
-        yield g;
-        for (const [t, table] of group.data.tables.entries()) {
-          const tv = visit('CatalogueTable', table, group.file, ['tables', t], g, survey, release);
-          yield tv;
-          for (const [c, column] of table.columns.entries()) {
-            yield visit('CatalogueColumn', column, group.file, ['tables', t, 'columns', c], tv, survey, release);
-          }
-        }
-      }
-      for (const facility of release.facilities) {
-        const f = visit('ImagingFacility', facility.data, facility.file, [], undefined, survey, release);
-        yield f;
-        for (const [b, band] of facility.data.bands.entries()) {
-          const bv = visit('ImagingBand', band, facility.file, ['bands', b], f, survey, release);
-          yield bv;
-          for (const [r, region] of band.regions.entries()) {
-            yield visit('ImagingRegion', region, facility.file, ['bands', b, 'regions', r], bv, survey, release);
-          }
-        }
+      const roots: [NodeKind, Entry<NodeYaml>[]][] = [
+        ['CatalogueGroup', release.groups],
+        ['ImagingFacility', release.facilities],
+      ];
+      for (const [kind, entries] of roots) {
+        for (const entry of entries) yield* descend(kind, entry.data, entry.file, [], undefined, survey, release);
       }
     }
   }
 }
 
-function visit(
+function* descend(
   kind: NodeKind,
   node: NodeYaml,
   file: MetadataFile,
@@ -245,10 +240,17 @@ function visit(
   parent: NodeVisit | undefined,
   survey: SurveyEntry,
   release: ReleaseEntry,
-): NodeVisit {
+): Generator<NodeVisit> {
   // Groups and facilities must carry both timestamps (the schema requires them), so the chain
   // of inheritance always ends in a value.
   const created = node.created ?? parent?.created ?? '';
   const updated = node.updated ?? parent?.updated ?? '';
-  return { kind, node, file, pointer, parent, survey, release, created, updated };
+  const here: NodeVisit = { kind, node, file, pointer, parent, survey, release, created, updated };
+  yield here;
+  const children = CHILDREN[kind];
+  if (!children) return;
+  const list = (node as unknown as Record<string, NodeYaml[]>)[children.key] ?? [];
+  for (const [index, child] of list.entries()) {
+    yield* descend(children.kind, child, file, [...pointer, children.key, index], here, survey, release);
+  }
 }

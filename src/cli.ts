@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { UsageError, build, check, resolveBaseUrl } from './build.ts';
-import { countBySeverity, formatReport } from './diagnostics.ts';
+import { countBySeverity, formatGithub, formatJson, formatReport, strictly } from './diagnostics.ts';
 import { LoadError } from './load.ts';
 import { renderNetlifyToml } from './routes.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, startServer } from './serve.ts';
@@ -47,12 +47,19 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .command('check')
     .description('validate the metadata without writing anything')
     .option('--metadata <dir>', 'metadata folder', 'metadata')
-    .action(async (opts: { metadata: string }) => {
+    .addOption(new Option('--format <format>', 'report format').choices(['text', 'github', 'json']).default('text'))
+    .option('--strict', 'treat warnings as errors')
+    .action(async (opts: { metadata: string; format: 'text' | 'github' | 'json'; strict?: boolean }) => {
       const result = await check({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd });
-      const { errors } = countBySeverity(result.diagnostics);
-      const outcome =
-        errors > 0 ? 'The metadata is invalid; fix the errors above.' : `${result.files.length} metadata files checked: no errors.`;
-      (errors > 0 ? io.stderr : io.stdout)(formatReport(result.diagnostics, outcome));
+      const diagnostics = opts.strict ? strictly(result.diagnostics) : result.diagnostics;
+      const { errors } = countBySeverity(diagnostics);
+      if (opts.format === 'github') io.stdout(formatGithub(diagnostics));
+      else if (opts.format === 'json') io.stdout(formatJson(diagnostics));
+      else {
+        const outcome =
+          errors > 0 ? 'The metadata is invalid; fix the errors above.' : `${result.files.length} metadata files checked: no errors.`;
+        io.stdout(formatReport(diagnostics, outcome));
+      }
       setExit(errors > 0 ? EXIT.invalid : EXIT.ok);
     });
 

@@ -73,3 +73,40 @@ export function formatReport(diagnostics: readonly Diagnostic[], outcome: string
   }
   return lines.join('\n') + '\n';
 }
+
+/** Warnings become errors, for `--strict`. */
+export function strictly(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.map((d) => (d.severity === 'warning' ? { ...d, severity: 'error' } : d));
+}
+
+// GitHub Actions workflow commands: the message and property values are escaped as the Actions
+// toolkit escapes them (@actions/core's escapeData and escapeProperty), so a message with a
+// newline, a comma or a colon cannot end the command early.
+function escapeData(text: string): string {
+  return text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
+}
+
+function escapeProperty(text: string): string {
+  return escapeData(text).replaceAll(':', '%3A').replaceAll(',', '%2C');
+}
+
+/**
+ * One `::error title=…,file=…,line=…,col=…::message` line per diagnostic, for pull-request
+ * checks; properties in the order the Actions toolkit writes them.
+ */
+export function formatGithub(diagnostics: readonly Diagnostic[]): string {
+  return sortDiagnostics(diagnostics)
+    .map((d) => {
+      const properties = [`title=${escapeProperty(d.rule)}`, `file=${escapeProperty(d.file)}`];
+      if (d.line > 0) properties.push(`line=${d.line}`, `col=${d.col}`);
+      return `::${d.severity} ${properties.join(',')}::${escapeData(d.message)}\n`;
+    })
+    .join('');
+}
+
+/** The diagnostics as data, for other tools. */
+export function formatJson(diagnostics: readonly Diagnostic[]): string {
+  const sorted = sortDiagnostics(diagnostics);
+  const { errors, warnings } = countBySeverity(sorted);
+  return `${JSON.stringify({ errors, warnings, diagnostics: sorted }, null, 2)}\n`;
+}

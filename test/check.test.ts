@@ -321,8 +321,8 @@ describe('check reports invalid metadata at file:line:col', () => {
     const run = await cli(['check'], dir);
     expect(run.code).toBe(1);
     const where = line > 0 ? `metadata/${file}:${line}:${col}` : `metadata/${file}`;
-    expect(run.stderr).toContain(`  ${where}  error  `);
-    expect(run.stderr).toMatch(/\n\d+ errors? and \d+ warnings? in \d+ files?\. The metadata is invalid; fix the errors above\.\n$/);
+    expect(run.stdout).toContain(`  ${where}  error  `);
+    expect(run.stdout).toMatch(/\n\d+ errors? and \d+ warnings? in \d+ files?\. The metadata is invalid; fix the errors above\.\n$/);
   });
 
   test('every problem in every file is reported in one run', async () => {
@@ -333,7 +333,7 @@ describe('check reports invalid metadata at file:line:col', () => {
     });
     const result = await cli(['check'], dir);
     expect(result.code).toBe(1);
-    const lines = result.stderr.split('\n').filter((l) => l.includes('  error  '));
+    const lines = result.stdout.split('\n').filter((l) => l.includes('  error  '));
     const files = new Set(lines.map((l) => l.trim().split(':')[0]));
     expect(files).toEqual(
       new Set(['metadata/alpha/dr1/catalogues/SpecCat.yaml', 'metadata/gamma/survey.yaml', 'metadata/alpha/dr2/imaging/VST.yaml']),

@@ -8,8 +8,8 @@ import { closest, distance } from 'fastest-levenshtein';
 import type { Diagnostic } from './diagnostics.ts';
 import type { FileKind, MetadataFile, PathSegment } from './load.ts';
 import { addFormats } from './formats.ts';
-import { isInstant, parseInstant } from './instant.ts';
-import { ucdSyntaxProblem } from './ucd.ts';
+import { CHECKS } from './checks.ts';
+import type { Finding } from './checks.ts';
 
 export const SCHEMA_DIR = new URL('../schemas/', import.meta.url);
 
@@ -29,15 +29,20 @@ export function readSchema(file: string, dir: URL = SCHEMA_DIR): Record<string, 
 
 export type Validators = Record<FileKind, ValidateFunction>;
 
-/** A keyword whose check returns what is wrong with a value, or undefined when it is fine. */
-function addProblemKeyword(ajv: Ajv, keyword: string, problemOf: (value: unknown) => string | undefined): void {
-  const validate = (enabled: boolean, value: unknown): boolean => {
-    const problem = enabled ? problemOf(value) : undefined;
-    validate.errors = problem ? [{ keyword, message: problem, params: { problem } }] : undefined;
-    return problem === undefined;
-  };
-  validate.errors = undefined as Partial<ErrorObject>[] | undefined;
-  ajv.addKeyword({ keyword, schemaType: 'boolean', validate, errors: true });
+/** Findings of the `x-check` keyword for the file being validated, with where they were found. */
+let findings: { finding: Finding; instancePath: string }[] = [];
+
+function runChecks(names: string | string[], value: unknown, _schema?: unknown, cxt?: { instancePath: string }): boolean {
+  let ok = true;
+  for (const name of Array.isArray(names) ? names : [names]) {
+    const check = CHECKS[name];
+    if (!check) throw new Error(`unknown x-check "${name}" in a schema`);
+    for (const finding of check(value)) {
+      findings.push({ finding, instancePath: cxt?.instancePath ?? '' });
+      if (finding.severity === 'error') ok = false;
+    }
+  }
+  return ok;
 }
 
 /**
@@ -49,14 +54,9 @@ export function compileValidators(dir: URL = SCHEMA_DIR): Validators {
   // Shown by editors when a pattern fails; our messages use it too.
   ajv.addKeyword('patternErrorMessage');
   addFormats(ajv);
-  // Checks on single values that a pattern cannot make, run in the schema pass so that they are
-  // reported together with every other problem of the file, valid or not.
-  addProblemKeyword(ajv, 'x-instant', (value) => {
-    if (typeof value !== 'string') return undefined;
-    const parsed = parseInstant(value);
-    return isInstant(parsed) ? undefined : parsed.problem;
-  });
-  addProblemKeyword(ajv, 'x-ucd', (value) => (typeof value === 'string' ? ucdSyntaxProblem(value) : undefined));
+  // Checks that a schema cannot express (src/checks.ts), run in the schema pass so that they are
+  // reported together with every other problem of the file.
+  ajv.addKeyword({ keyword: 'x-check', schemaType: ['string', 'array'], validate: runChecks, errors: false });
   for (const file of SHARED_SCHEMAS) ajv.addSchema(readSchema(file, dir), file);
   const compiled = {} as Validators;
   for (const [kind, file] of Object.entries(SCHEMA_FILES) as [FileKind, string][]) {
@@ -77,7 +77,10 @@ export function validateFiles(
   const diagnostics: Diagnostic[] = [];
   for (const file of files) {
     const validate = validators[file.kind];
-    if (validate(file.data)) {
+    findings = [];
+    const passed = validate(file.data);
+    for (const { finding, instancePath } of findings) diagnostics.push(describeFinding(file, instancePath, finding));
+    if (passed) {
       valid.push(file);
       continue;
     }
@@ -185,10 +188,9 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
       }
       return make(`${subject} ${hint ?? `must match the pattern ${(error.params as { pattern: string }).pattern}`}, found ${found}`, 'pattern');
     }
-    case 'x-instant':
-      return make(`${subject} "${String(value)}" ${error.message}`, 'timestamps/instant');
-    case 'x-ucd':
-      return make(`${subject} "${String(value)}" ${error.message}`, 'ucd/syntax');
+    case 'x-check':
+      // Its findings are reported by describeFinding.
+      return undefined;
     case 'propertyNames':
       // The inner error (pattern on the key) already says what is wrong.
       return undefined;
@@ -212,6 +214,18 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
     default:
       return make(`${subject} ${error.message ?? 'is not valid'}`, error.keyword);
   }
+}
+
+function describeFinding(file: MetadataFile, instancePath: string, finding: Finding): Diagnostic {
+  const base = pointerOf(instancePath);
+  const pointer = [...base, ...(finding.at ?? [])];
+  // A finding inside a FITS card points at the value ([keyword, 0]) but reads as the keyword's.
+  const named = [...pointer];
+  while (typeof named[named.length - 1] === 'number' && named.length > base.length) named.pop();
+  const place = describePlace(file.data, named);
+  const { line, col } = file.locate(pointer, finding.where ?? 'value');
+  const subject = place === '' ? 'the file' : place;
+  return { file: file.display, line, col, severity: finding.severity, rule: finding.rule, message: `${subject} ${finding.message}` };
 }
 
 function requiredKeys(error: ErrorObject): string[] {

@@ -41,11 +41,14 @@ ${region}`;
 const REGION_OK = `        ra_c: '135.0'
         dec_c: '-0.5'
         fits_header:
-          NAXIS: [2, number of data axes]
+          NAXIS: [1, number of data axes]
+          NAXIS1: [100, '']
 `;
 
 interface Case {
   name: string;
+  /** Warnings leave the exit code at 0 unless --strict. */
+  severity?: 'error' | 'warning';
   files: Record<string, string | null>;
   file: string;
   line: number;
@@ -298,6 +301,97 @@ const cases: Case[] = [
     rule: 'schema/exclusiveMinimum',
     message: /band "r" > central_wave_ang must be greater than 0, found the number -3/,
   },
+  {
+    name: 'a right ascension outside 0 to 360',
+    files: { [FACILITY]: facility(REGION_OK.replace("'135.0'", "'360.0'")) },
+    file: FACILITY,
+    line: 15,
+    col: 15,
+    rule: 'imaging/ra',
+    message: /^band "r" > region "G09" > ra_c 360\.0 is outside 0 to 360 \(right ascension in degrees, 360 excluded\)$/,
+  },
+  {
+    name: 'a declination outside -90 to 90',
+    files: { [FACILITY]: facility(REGION_OK.replace("'-0.5'", "'-90.5'")) },
+    file: FACILITY,
+    line: 16,
+    col: 16,
+    rule: 'imaging/dec',
+    message: /^band "r" > region "G09" > dec_c -90\.5 is outside -90 to 90 \(declination in degrees\)$/,
+  },
+  {
+    name: 'a FITS keyword in lower case',
+    files: { [FACILITY]: facility(REGION_OK + "          crval1: [135.0, '']\n") },
+    file: FACILITY,
+    line: 20,
+    col: 11,
+    rule: 'fits/keyword',
+    message: /^band "r" > region "G09" > fits_header > crval1 is not a FITS keyword: at most 8 upper-case letters, digits, "-" or "_"; write CRVAL1$/,
+  },
+  {
+    name: 'a FITS value of the wrong kind',
+    files: { [FACILITY]: facility(REGION_OK + "          CRVAL1: ['135.0', '']\n") },
+    file: FACILITY,
+    line: 20,
+    col: 20,
+    rule: 'fits/value',
+    message: /^band "r" > region "G09" > fits_header > CRVAL1 must be a number, found "135\.0"$/,
+  },
+  {
+    name: 'a BITPIX FITS does not allow',
+    files: { [FACILITY]: facility(REGION_OK + '          BITPIX: [12, bits per value]\n') },
+    file: FACILITY,
+    line: 20,
+    col: 20,
+    rule: 'fits/value',
+    message: /fits_header > BITPIX is 12; FITS allows 8, 16, 32, 64, -32 or -64$/,
+  },
+  {
+    name: 'NAXIS without its NAXISn',
+    files: { [FACILITY]: facility(REGION_OK.replace('NAXIS: [1,', 'NAXIS: [2,')) },
+    file: FACILITY,
+    line: 18,
+    col: 19,
+    rule: 'fits/structure',
+    message: /fits_header > NAXIS is 2 but NAXIS2 is missing; add it or correct NAXIS$/,
+  },
+  {
+    name: 'a FITS date in another form',
+    files: { [FACILITY]: facility(REGION_OK + "          DATE-OBS: ['01/07/2020', '']\n") },
+    file: FACILITY,
+    line: 20,
+    col: 22,
+    rule: 'fits/value',
+    message: /fits_header > DATE-OBS "01\/07\/2020" must be YYYY-MM-DD or YYYY-MM-DDThh:mm:ss\[\.sss\], as FITS dates are$/,
+  },
+  {
+    name: 'a file extension that disagrees with the file name',
+    files: { [GROUP]: group('  - id: 200\n    name: SpecObj\n    file_name: SpecObj.fits\n    file_extension: csv\n    columns: []\n') },
+    file: GROUP,
+    line: 9,
+    col: 21,
+    rule: 'files/extension',
+    message: /^table "SpecObj" > file_extension "csv" does not agree with file_name "SpecObj\.fits"; remove file_extension to take it from the name, or correct one of them$/,
+  },
+  {
+    name: 'a file extension written with its dot',
+    files: { [GROUP]: group('  []\n', 'file_name: x.csv\nfile_extension: .csv\n') },
+    file: GROUP,
+    line: 6,
+    col: 17,
+    rule: 'files/extension',
+    message: /^file_extension "\.csv" is written with its dot; write csv$/,
+  },
+  {
+    name: 'a band wavelength written in nm is a warning',
+    severity: 'warning',
+    files: { [FACILITY]: facility(REGION_OK).replace('central_wave_ang: 6313.5', 'central_wave_ang: 631.35') },
+    file: FACILITY,
+    line: 8,
+    col: 23,
+    rule: 'imaging/wavelength',
+    message: /^band "r" > central_wave_ang is 631\.35 Å, far from where r bands sit \(about 6200 Å\) \(is it in nm\? 1 nm = 10 Å\)$/,
+  },
 ];
 
 describe('check reports invalid metadata at file:line:col', () => {
@@ -309,19 +403,24 @@ describe('check reports invalid metadata at file:line:col', () => {
     expect(result.code).toBe(0);
   });
 
-  test.each(cases)('$name', async ({ files, file, line, col, rule, message }) => {
+  test.each(cases)('$name', async ({ files, file, line, col, rule, message, severity = 'error' }) => {
     const dir = await testdir(files);
     const result = await check({ metadataDir: `${dir}/metadata`, displayRoot: dir });
-    const errors = result.diagnostics.filter((d) => d.severity === 'error');
-    const found = errors.find((d) => d.rule === rule);
-    expect(found, JSON.stringify(errors, null, 1)).toBeDefined();
+    const found = result.diagnostics.find((d) => d.rule === rule && d.severity === severity);
+    expect(found, JSON.stringify(result.diagnostics, null, 1)).toBeDefined();
     expect(found).toMatchObject({ file: `metadata/${file}`, line, col, rule });
     expect(found?.message).toMatch(message);
 
     const run = await cli(['check'], dir);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(severity === 'error' ? 1 : 0);
     const where = line > 0 ? `metadata/${file}:${line}:${col}` : `metadata/${file}`;
-    expect(run.stdout).toContain(`  ${where}  error  `);
+    expect(run.stdout).toContain(`  ${where}  ${severity}  `);
+    if (severity === 'warning') {
+      const strict = await cli(['check', '--strict'], dir);
+      expect(strict.code).toBe(1);
+      expect(strict.stdout).toContain(`  ${where}  error  `);
+      return;
+    }
     expect(run.stdout).toMatch(/\n\d+ errors? and \d+ warnings? in \d+ files?\. The metadata is invalid; fix the errors above\.\n$/);
   });
 

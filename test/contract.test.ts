@@ -314,7 +314,7 @@ describe('bodies', () => {
     const region = (json(await get('/api/schema/1/?data_type=imaging')) as any).data_releases[0].imaging.facilities[0].bands[0];
     expect(region.band_key).toBe('alpha.dr2.VST.r');
     expect(region.regions[0]).toMatchObject({ ra_c: '135.0', dec_c: '-0.50', frame: 'icrs', equinox: 'j2000' });
-    expect(Object.keys(region.regions[0].fits_header)).toEqual(['SIMPLE', 'NAXIS', 'CTYPE1', 'CRVAL1']);
+    expect(Object.keys(region.regions[0].fits_header)).toEqual(['SIMPLE', 'NAXIS', 'NAXIS1', 'NAXIS2', 'CTYPE1', 'CRVAL1']);
   });
 
   test('survey links are absolute and carry the request\'s format', async () => {

@@ -4,6 +4,7 @@
 
 import path from 'node:path';
 import type { Diagnostic } from './diagnostics.ts';
+import { archiveAt, comparePublishedIds } from './history.ts';
 import { loadMetadata } from './load.ts';
 import type { MetadataFile } from './load.ts';
 import { checkRules } from './rules.ts';
@@ -52,6 +53,8 @@ export interface CheckOptions {
   metadataDir: string;
   /** Folder that reported paths are relative to. */
   displayRoot?: string;
+  /** A git revision whose published ids must keep their meaning (the pull request's base). */
+  base?: string;
 }
 
 export interface CheckResult {
@@ -68,7 +71,8 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   const present = new Set([...loaded.files.map((f) => f.relative), ...loaded.unparsed]);
   const assembled = assemble(validated.valid, present);
   const ruled = checkRules(assembled.archive, validated.valid);
-  const diagnostics = [...loaded.diagnostics, ...validated.diagnostics, ...assembled.diagnostics, ...ruled];
+  const history = options.base ? comparePublishedIds(await archiveAt(options.base, options.metadataDir), assembled.archive) : [];
+  const diagnostics = [...loaded.diagnostics, ...validated.diagnostics, ...assembled.diagnostics, ...ruled, ...history];
   const failed = diagnostics.some((d) => d.severity === 'error');
   return { diagnostics, files: loaded.files, ...(failed ? {} : { archive: assembled.archive }) };
 }

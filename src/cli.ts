@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { UsageError, build, check, resolveBaseUrl } from './build.ts';
 import { countBySeverity, formatGithub, formatJson, formatReport, strictly } from './diagnostics.ts';
+import { HistoryError } from './history.ts';
 import { LoadError } from './load.ts';
 import { renderNetlifyToml } from './routes.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, startServer } from './serve.ts';
@@ -49,8 +50,9 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--metadata <dir>', 'metadata folder', 'metadata')
     .addOption(new Option('--format <format>', 'report format').choices(['text', 'github', 'json']).default('text'))
     .option('--strict', 'treat warnings as errors')
-    .action(async (opts: { metadata: string; format: 'text' | 'github' | 'json'; strict?: boolean }) => {
-      const result = await check({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd });
+    .option('--base <rev>', 'git revision whose published ids must keep their meaning (e.g. origin/main)')
+    .action(async (opts: { metadata: string; format: 'text' | 'github' | 'json'; strict?: boolean; base?: string }) => {
+      const result = await check({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, ...(opts.base ? { base: opts.base } : {}) });
       const diagnostics = opts.strict ? strictly(result.diagnostics) : result.diagnostics;
       const { errors } = countBySeverity(diagnostics);
       if (opts.format === 'github') io.stdout(formatGithub(diagnostics));
@@ -149,7 +151,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       // --help and --version end here too, with exit code 0.
       return error.exitCode === 0 ? EXIT.ok : EXIT.trouble;
     }
-    if (error instanceof UsageError || error instanceof LoadError || error instanceof WriteError) {
+    if (error instanceof UsageError || error instanceof LoadError || error instanceof WriteError || error instanceof HistoryError) {
       io.stderr(`archive-schema: ${error.message}\n`);
       return EXIT.trouble;
     }

@@ -8,10 +8,11 @@ import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument } f
 import type { Document, Node as YamlNode, Pair } from 'yaml';
 import type { Diagnostic } from './diagnostics.ts';
 
-export type FileKind = 'survey' | 'release' | 'catalogue-group' | 'imaging-facility';
+export type FileKind = 'survey' | 'release' | 'catalogue-group' | 'imaging-facility' | 'retired';
 
 /** Where a file sits in the tree: the survey and release folders, and the file's own name. */
 export interface Placement {
+  /** Empty for files at the top of the metadata folder (retired.yaml). */
   survey: string;
   release?: string;
   /** File name without `.yaml`, for group and facility files. */
@@ -59,7 +60,7 @@ export class LoadError extends Error {
 
 const LAYOUT_HELP =
   'expected <survey>/survey.yaml, <survey>/<release>/release.yaml, ' +
-  '<survey>/<release>/catalogues/<group>.yaml or <survey>/<release>/imaging/<facility>.yaml';
+  '<survey>/<release>/catalogues/<group>.yaml, <survey>/<release>/imaging/<facility>.yaml or retired.yaml';
 
 /** Works out a file's kind from its path relative to the metadata folder. */
 export function classify(relative: string): { kind: FileKind; placement: Placement } | { problem: string } {
@@ -69,6 +70,7 @@ export function classify(relative: string): { kind: FileKind; placement: Placeme
     return { problem: `metadata files end in .yaml; rename ${last} to ${last.slice(0, -4)}.yaml` };
   }
   const stem = last.slice(0, -'.yaml'.length);
+  if (relative === 'retired.yaml') return { kind: 'retired', placement: { survey: '' } };
   const [survey, second, third] = parts;
   if (survey === undefined) return { problem: `unexpected file; ${LAYOUT_HELP}` };
   if (parts.length === 2 && last === 'survey.yaml') return { kind: 'survey', placement: { survey } };
@@ -102,31 +104,38 @@ export async function loadMetadata(metadataDir: string, options: LoadOptions = {
   }
   // Sorted so that reports and outputs never depend on the order the file system lists files in.
   entries.sort();
-
-  const files: MetadataFile[] = [];
-  const unparsed: string[] = [];
-  const diagnostics: Diagnostic[] = [];
   const texts = await Promise.all(
     entries.map(async (relative) => {
       try {
-        return await readFile(path.join(root, relative), 'utf8');
+        return { relative, text: await readFile(path.join(root, relative), 'utf8') };
       } catch (error) {
         throw new LoadError(`cannot read ${relative}: ${(error as Error).message}`);
       }
     }),
   );
-  entries.forEach((relative, index) => {
-    const display = toDisplay(path.relative(displayRoot, path.join(root, relative)));
+  return parseMetadata(texts, (relative) => toDisplay(path.relative(displayRoot, path.join(root, relative))));
+}
+
+/**
+ * Classifies and parses metadata texts, wherever they came from (the working tree, or a git
+ * revision); `display` says how each path is shown.
+ */
+export function parseMetadata(entries: readonly { relative: string; text: string }[], display: (relative: string) => string): LoadResult {
+  const files: MetadataFile[] = [];
+  const unparsed: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const { relative, text } of entries) {
+    const shown = display(relative);
     const placed = classify(relative);
     if ('problem' in placed) {
-      diagnostics.push({ file: display, line: 0, col: 0, severity: 'error', rule: 'layout/unexpected-file', message: placed.problem });
-      return;
+      diagnostics.push({ file: shown, line: 0, col: 0, severity: 'error', rule: 'layout/unexpected-file', message: placed.problem });
+      continue;
     }
-    const parsed = parseFile(display, texts[index] ?? '');
+    const parsed = parseFile(shown, text);
     diagnostics.push(...parsed.diagnostics);
     if (parsed.file) files.push({ ...parsed.file, relative, kind: placed.kind, placement: placed.placement });
     else unparsed.push(relative);
-  });
+  }
   return { files, unparsed, diagnostics };
 }
 

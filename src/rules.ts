@@ -24,6 +24,7 @@ export function checkRules(archive: Archive, files: readonly MetadataFile[]): Di
   siblingNamesAreUnique(archive, nodes, report);
   releaseNumbersAreUniquePerSurvey(archive, report);
   updatedIsNotBeforeCreated(archive, nodes, report);
+  retiredIdsAreNeverReused(archive, nodes, report);
   return diagnostics;
 }
 
@@ -134,5 +135,33 @@ function updatedIsNotBeforeCreated(archive: Archive, nodes: readonly NodeVisit[]
   }
   for (const n of nodes) {
     inOrder(n.file, n.pointer, n.created, n.updated, n.node.created !== undefined, n.node.updated !== undefined, `${NODE_KIND_WORDS[n.kind]} "${n.node.name}"`);
+  }
+}
+
+function retiredIdsAreNeverReused(archive: Archive, nodes: readonly NodeVisit[], report: Report): void {
+  const retired = archive.retired;
+  if (!retired) return;
+  const listed = new Map<string, number>();
+  retired.entries.forEach((entry, index) => {
+    const key = `${entry.kind}:${entry.id}`;
+    const previous = listed.get(key);
+    if (previous !== undefined) {
+      report(retired.file, ['retired', index, 'id'], 'ids/retired', `${entry.kind} ${entry.id} is listed twice (also entry ${previous + 1}); keep one entry`);
+    } else {
+      listed.set(key, index);
+    }
+  });
+  const where = (key: string) => `${retired.file.display}:${retired.file.locate(['retired', listed.get(key) ?? 0]).line}`;
+  for (const survey of archive.surveys) {
+    const key = `Survey:${survey.data.id}`;
+    if (listed.has(key)) {
+      report(survey.file, ['id'], 'ids/retired', `survey id ${survey.data.id} was retired (${where(key)}) and is never used again; choose a new id`);
+    }
+  }
+  for (const n of nodes) {
+    const key = `${n.kind}:${n.node.id}`;
+    if (listed.has(key)) {
+      report(n.file, [...n.pointer, 'id'], 'ids/retired', `${NODE_KIND_WORDS[n.kind]} id ${n.node.id} was retired (${where(key)}) and is never used again; choose a new id`);
+    }
   }
 }

@@ -98,9 +98,21 @@ export interface SurveyEntry extends Entry<SurveyYaml> {
   releases: ReleaseEntry[];
 }
 
+export type IdKind = 'Survey' | NodeKind;
+
+export interface RetiredYaml {
+  kind: IdKind;
+  id: number;
+  name: string;
+  retired: string;
+  reason: string;
+}
+
 export interface Archive {
   /** Ordered by id. */
   surveys: SurveyEntry[];
+  /** Ids withdrawn for good (metadata/retired.yaml), with the file they are listed in. */
+  retired: { file: MetadataFile; entries: RetiredYaml[] } | undefined;
 }
 
 /** Node kinds, named as the API's `type` field names them. */
@@ -174,7 +186,9 @@ export function assemble(
     }
   }
   const ordered = [...surveys.values()].sort((a, b) => a.data.id - b.data.id);
-  return { archive: { surveys: ordered }, diagnostics };
+  const retiredFile = files.find((f) => f.kind === 'retired');
+  const retired = retiredFile ? { file: retiredFile, entries: (retiredFile.data as { retired: RetiredYaml[] }).retired } : undefined;
+  return { archive: { surveys: ordered, retired }, diagnostics };
 }
 
 function orphan(file: MetadataFile, missing: string, what: string): Diagnostic {

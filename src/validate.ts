@@ -19,6 +19,7 @@ export const SCHEMA_FILES: Record<FileKind, string> = {
   release: 'release.schema.json',
   'catalogue-group': 'catalogue-group.schema.json',
   'imaging-facility': 'imaging-facility.schema.json',
+  retired: 'retired.schema.json',
 };
 
 const SHARED_SCHEMAS = ['common.schema.json'];
@@ -143,6 +144,7 @@ const KIND_LABEL: Record<FileKind, string> = {
   release: 'a data release',
   'catalogue-group': 'a catalogue group',
   'imaging-facility': 'an imaging facility',
+  retired: 'the retired ids',
 };
 
 function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | undefined {

@@ -1,0 +1,141 @@
+// The metadata as it was at a git revision (the pull request's base), and the promise made to
+// clients about it: an id once published keeps its meaning. An id may go only through
+// metadata/retired.yaml; it may not move to another parent; a rename is flagged for review.
+
+import { execFile, spawn } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Diagnostic } from './diagnostics.ts';
+import { parseMetadata } from './load.ts';
+import type { MetadataFile, PathSegment } from './load.ts';
+import { NODE_KIND_WORDS, assemble, walkNodes } from './tree.ts';
+import type { Archive, IdKind, NodeVisit } from './tree.ts';
+
+const run = promisify(execFile);
+
+export class HistoryError extends Error {
+  override name = 'HistoryError';
+}
+
+async function git(cwd: string, args: string[]): Promise<string> {
+  try {
+    const { stdout } = await run('git', args, { cwd, maxBuffer: 1 << 30, encoding: 'utf8' });
+    return stdout;
+  } catch (error) {
+    const detail = ((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split('\n')[0];
+    throw new HistoryError(`git ${args[0]} failed: ${detail}`);
+  }
+}
+
+/** Reads many blobs in one `git cat-file --batch`, in order. */
+function readBlobs(cwd: string, specs: readonly string[]): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['cat-file', '--batch'], { cwd });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.on('error', (e) => reject(new HistoryError(`git cat-file failed: ${e.message}`)));
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new HistoryError(`git cat-file exited with ${code}`));
+      const out = Buffer.concat(chunks);
+      const texts: string[] = [];
+      let at = 0;
+      for (const spec of specs) {
+        const headerEnd = out.indexOf(0x0a, at);
+        const header = out.subarray(at, headerEnd).toString();
+        const size = Number(header.split(' ')[2]);
+        if (!Number.isFinite(size)) return reject(new HistoryError(`git could not read ${spec}: ${header}`));
+        texts.push(out.subarray(headerEnd + 1, headerEnd + 1 + size).toString('utf8'));
+        at = headerEnd + 1 + size + 1;
+      }
+      resolve(texts);
+    });
+    child.stdin.end(specs.map((s) => `${s}\n`).join(''));
+  });
+}
+
+/** The metadata folder's YAML files as they are at `rev`, parsed and assembled (not validated). */
+export async function archiveAt(rev: string, metadataDir: string): Promise<Archive> {
+  const dir = path.resolve(metadataDir);
+  const top = (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
+  await git(top, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]).catch(() => {
+    throw new HistoryError(`${rev} is not a revision of this repository; pass a branch, tag or commit with --base (in CI, fetch the base branch first)`);
+  });
+  const prefix = path.relative(top, dir).split(path.sep).join('/');
+  const listing = await git(top, ['ls-tree', '-r', '-z', '--name-only', rev, '--', prefix === '' ? '.' : prefix]);
+  const paths = listing.split('\0').filter((p) => p.endsWith('.yaml')).sort();
+  const texts = await readBlobs(top, paths.map((p) => `${rev}:${p}`));
+  const strip = prefix === '' ? 0 : prefix.length + 1;
+  const loaded = parseMetadata(
+    paths.map((p, i) => ({ relative: p.slice(strip), text: texts[i] ?? '' })),
+    (relative) => `${rev}:${prefix === '' ? '' : `${prefix}/`}${relative}`,
+  );
+  return assemble(loaded.files).archive;
+}
+
+interface Published {
+  kind: IdKind;
+  id: number;
+  name: string;
+  /** What the id belongs to, e.g. the table of a column, as a stable key. */
+  parent: string;
+  /** A readable path, e.g. gama/dr2/SpecCat/SpecObj/CATAID. */
+  path: string;
+  file: MetadataFile;
+  pointer: PathSegment[];
+}
+
+function parentKey(n: NodeVisit): string {
+  return n.parent ? `${n.parent.kind}:${n.parent.node.id}` : `Survey:${n.survey.data.id}/release:${n.release.data.name}`;
+}
+
+function readablePath(n: NodeVisit): string {
+  const names: string[] = [];
+  for (let v: NodeVisit | undefined = n; v; v = v.parent) names.unshift(v.node.name);
+  return [n.survey.data.name, n.release.data.name, ...names].join('/');
+}
+
+function publishedIds(archive: Archive): Map<string, Published> {
+  const ids = new Map<string, Published>();
+  for (const s of archive.surveys) {
+    ids.set(`Survey:${s.data.id}`, { kind: 'Survey', id: s.data.id, name: s.data.name, parent: '', path: s.data.name, file: s.file, pointer: [] });
+  }
+  for (const n of walkNodes(archive)) {
+    ids.set(`${n.kind}:${n.node.id}`, { kind: n.kind, id: n.node.id, name: n.node.name, parent: parentKey(n), path: readablePath(n), file: n.file, pointer: n.pointer });
+  }
+  return ids;
+}
+
+const KIND_WORDS: Record<IdKind, string> = { Survey: 'survey', ...NODE_KIND_WORDS };
+
+/** Compares the ids published at the base with the current archive. */
+export function comparePublishedIds(base: Archive, current: Archive): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const before = publishedIds(base);
+  const now = publishedIds(current);
+  const retired = new Set((current.retired?.entries ?? []).map((e) => `${e.kind}:${e.id}`));
+  const push = (at: Published, severity: Diagnostic['severity'], rule: string, message: string, key: PathSegment = 'id') => {
+    const { line, col } = at.file.locate([...at.pointer, key]);
+    diagnostics.push({ file: at.file.display, line, col, severity, rule, message });
+  };
+  for (const [key, old] of before) {
+    const word = KIND_WORDS[old.kind];
+    const found = now.get(key);
+    if (!found) {
+      if (retired.has(key)) continue;
+      // Point at what is left of it: its parent in the current tree, or else the file it was in.
+      const parent = now.get(old.parent.split('/')[0] ?? '');
+      const message = `${word} ${old.id} (${old.path}) is published on the base branch and is gone; clients may still ask for it. Put it back, or record its retirement in metadata/retired.yaml`;
+      if (parent) push(parent, 'error', 'ids/published', message);
+      else diagnostics.push({ file: old.file.display.replace(/^[^:]*:/, ''), line: 0, col: 0, severity: 'error', rule: 'ids/published', message });
+      continue;
+    }
+    if (old.kind === 'Survey' && found.name !== old.name) {
+      push(found, 'error', 'ids/published', `survey id ${old.id} was published as "${old.name}" and now names "${found.name}"; an id keeps its meaning: give this survey a new id`);
+    } else if (found.parent !== old.parent) {
+      push(found, 'error', 'ids/published', `${word} ${old.id} was published at ${old.path} and now sits at ${found.path}; an id keeps its meaning: give the moved item a new id and retire ${old.id}`);
+    } else if (found.name !== old.name) {
+      push(found, 'warning', 'ids/renamed', `${word} ${old.id} was published as "${old.name}" and is renamed "${found.name}"; clients that look it up by name will miss it`, 'name');
+    }
+  }
+  return diagnostics;
+}

@@ -6,8 +6,10 @@ import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { UsageError, build, check, resolveBaseUrl } from './build.ts';
 import { countBySeverity, formatGithub, formatJson, formatReport, strictly } from './diagnostics.ts';
+import { formatMetadata } from './format.ts';
 import { HistoryError } from './history.ts';
 import { LoadError } from './load.ts';
+import { RewriteError } from './rewrite.ts';
 import { renderNetlifyToml } from './routes.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, startServer } from './serve.ts';
 import type { RunningServer } from './serve.ts';
@@ -111,6 +113,29 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     });
 
   program
+    .command('fmt')
+    .description('put every metadata file in the canonical form (key order, quoting, indentation), keeping comments')
+    .option('--metadata <dir>', 'metadata folder', 'metadata')
+    .option('--check', 'change nothing; exit 1 when a file is not in canonical form')
+    .addOption(new Option('--format <format>', 'report format').choices(['text', 'github']).default('text'))
+    .action(async (opts: { metadata: string; check?: boolean; format: 'text' | 'github' }) => {
+      const result = await formatMetadata(resolve(opts.metadata), io.cwd, { check: Boolean(opts.check) });
+      const notes = opts.check
+        ? result.changed.map((file) => ({ file, line: 0, col: 0, severity: 'error' as const, rule: 'fmt/not-canonical', message: 'is not in canonical form; run `npm run fmt` and commit the result' }))
+        : [];
+      const problems = [...result.refused, ...notes];
+      if (opts.format === 'github') {
+        io.stdout(formatGithub(problems));
+      } else {
+        if (result.refused.length > 0) io.stderr(formatReport(result.refused, 'These files were left as they were.'));
+        const verb = opts.check ? 'would be reformatted' : 'reformatted';
+        for (const file of result.changed) io.stdout(`${file} ${verb}\n`);
+        io.stdout(`${result.changed.length} file${result.changed.length === 1 ? '' : 's'} ${verb}, ${result.unchanged} already canonical.\n`);
+      }
+      setExit(problems.length > 0 ? EXIT.invalid : EXIT.ok);
+    });
+
+  program
     .command('routes')
     .description('print netlify.toml as the route table makes it; --check or --write the file')
     .option('--file <file>', 'the netlify.toml to compare or write', 'netlify.toml')
@@ -151,6 +176,11 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       // --help and --version end here too, with exit code 0.
       return error.exitCode === 0 ? EXIT.ok : EXIT.trouble;
     }
+    if (error instanceof RewriteError) {
+      // The file is the curator's to fix (a conflict, broken YAML): nothing was written.
+      io.stderr(`archive-schema: ${error.message}\n`);
+      return EXIT.invalid;
+    }
     if (error instanceof UsageError || error instanceof LoadError || error instanceof WriteError || error instanceof HistoryError) {
       io.stderr(`archive-schema: ${error.message}\n`);
       return EXIT.trouble;
@@ -170,6 +200,11 @@ export async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // Piped into `head` or a closed pager: stop quietly, as command-line tools do.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   process.exitCode = await run(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),

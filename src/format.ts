@@ -1,0 +1,51 @@
+// `fmt`: every metadata file in the canonical form, so that diffs show content, not style.
+
+import path from 'node:path';
+import fg from 'fast-glob';
+import type { Diagnostic } from './diagnostics.ts';
+import { classify } from './load.ts';
+import { RewriteError, canonicalise, printDocument, readForRewrite, writeAtomically } from './rewrite.ts';
+
+export interface FormatResult {
+  /** Files (as displayed) that were, or with `check` would be, rewritten. */
+  changed: string[];
+  /** How many files were already canonical. */
+  unchanged: number;
+  /** Files left alone because they cannot be rewritten safely. */
+  refused: Diagnostic[];
+}
+
+export async function formatMetadata(metadataDir: string, displayRoot: string, options: { check: boolean }): Promise<FormatResult> {
+  const root = path.resolve(metadataDir);
+  const entries = (await fg(['**/*.yaml'], { cwd: root, onlyFiles: true, followSymbolicLinks: false })).sort();
+  const result: FormatResult = { changed: [], unchanged: 0, refused: [] };
+  for (const relative of entries) {
+    const placed = classify(relative);
+    if ('problem' in placed) continue; // check reports files outside the layout
+    const file = path.join(root, relative);
+    const display = path.relative(displayRoot, file).split(path.sep).join('/');
+    try {
+      const { text, doc } = await readForRewrite(file, display);
+      canonicalise(doc, placed.kind);
+      const formatted = printDocument(doc, display);
+      if (formatted === text) {
+        result.unchanged++;
+        continue;
+      }
+      result.changed.push(display);
+      if (!options.check) await writeAtomically(file, formatted);
+    } catch (error) {
+      if (!(error instanceof RewriteError)) throw error;
+      const m = /^(.*?):(\d+):(\d+) (.*)$/.exec(error.message);
+      result.refused.push({
+        file: m?.[1] ?? display,
+        line: Number(m?.[2] ?? 0),
+        col: Number(m?.[3] ?? 0),
+        severity: 'error',
+        rule: 'fmt/refused',
+        message: m?.[4] ?? error.message,
+      });
+    }
+  }
+  return result;
+}

@@ -1,0 +1,210 @@
+// Rewriting curators' YAML files safely: the yaml package's document API keeps comments and
+// layout, every file is put in one canonical form (key order from the schemas, block style but
+// for contacts and FITS cards, quotes only where YAML needs them), and nothing is written when
+// the file has merge-conflict markers or broken YAML, or when the result would not parse back.
+
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Document, LineCounter, YAMLMap, YAMLSeq, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
+import type { Node as YamlNode, Pair } from 'yaml';
+import type { FileKind } from './load.ts';
+import { SCHEMA_FILES, readSchema } from './validate.ts';
+
+export class RewriteError extends Error {
+  override name = 'RewriteError';
+}
+
+/** The options every rewritten file is printed with. */
+export const CANONICAL = {
+  indent: 2,
+  indentSeq: true,
+  lineWidth: 0,
+  minContentWidth: 0,
+  flowCollectionPadding: false,
+  singleQuote: true,
+  defaultStringType: 'PLAIN',
+  defaultKeyType: 'PLAIN',
+} as const;
+
+const CONFLICT = /^(<{7}|={7}|>{7})( |$)/m;
+
+/** Parses a file for rewriting; refuses merge conflicts and broken YAML. */
+export function openDocument(display: string, text: string): Document {
+  const conflict = CONFLICT.exec(text);
+  if (conflict) {
+    const line = text.slice(0, conflict.index).split('\n').length;
+    throw new RewriteError(`${display}:${line}:1 has merge-conflict markers; resolve the conflict first, nothing was changed`);
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, keepSourceTokens: false });
+  const error = doc.errors[0];
+  if (error) {
+    const { line, col } = lineCounter.linePos(error.pos[0]);
+    throw new RewriteError(`${display}:${line}:${col} is not valid YAML (${error.message.split('\n')[0]}); fix it first, nothing was changed`);
+  }
+  return doc;
+}
+
+// ---- Canonical form --------------------------------------------------------------------------------
+
+type Schema = Record<string, unknown>;
+
+const schemaCache = new Map<string, Schema>();
+function schemaFile(file: string): Schema {
+  let schema = schemaCache.get(file);
+  if (!schema) {
+    schema = readSchema(file);
+    schemaCache.set(file, schema);
+  }
+  return schema;
+}
+
+/** Follows $ref and allOf to the schema that lists an object's properties. */
+function resolve(schema: Schema | undefined, file: string): { schema: Schema | undefined; file: string } {
+  let current = schema;
+  let where = file;
+  for (let hops = 0; current && hops < 10; hops++) {
+    const ref = current.$ref as string | undefined;
+    const allOf = current.allOf as Schema[] | undefined;
+    if (ref) {
+      const [target = '', pointer = ''] = ref.split('#');
+      if (target) where = target;
+      current = pointer.split('/').filter(Boolean).reduce<Schema | undefined>((s, key) => s?.[key] as Schema | undefined, schemaFile(where));
+    } else if (allOf?.length === 1) {
+      current = allOf[0];
+    } else {
+      break;
+    }
+  }
+  return { schema: current, file: where };
+}
+
+export function keyOrder(schema: Schema | undefined): string[] {
+  return Object.keys((schema?.properties as Schema | undefined) ?? {});
+}
+
+/** The schema of a file kind, for its top-level mapping. */
+export function fileSchema(kind: FileKind): { schema: Schema; file: string } {
+  const file = SCHEMA_FILES[kind];
+  return { schema: schemaFile(file), file };
+}
+
+/** Puts a document in canonical form, in place. */
+export function canonicalise(doc: Document, kind: FileKind): void {
+  const { schema, file } = fileSchema(kind);
+  const top = isMap(doc.contents) ? doc.contents : undefined;
+  const first = top?.items[0];
+  canonicaliseNode(doc.contents as YamlNode | null, schema, file, '');
+  // Comments above the first key head the whole file (the schema comment among them): they stay
+  // on top whichever key sorts first.
+  const head = top?.items[0];
+  if (first && head && first !== head && isScalar(first.key) && isScalar(head.key) && first.key.commentBefore) {
+    head.key.commentBefore = [first.key.commentBefore, head.key.commentBefore].filter(Boolean).join('\n');
+    first.key.commentBefore = undefined;
+  }
+}
+
+function canonicaliseNode(node: YamlNode | null, schema: Schema | undefined, file: string, key: string): void {
+  const { schema: resolved, file: where } = resolve(schema, file);
+  if (isScalar(node)) {
+    // The printer picks the plainest style that reads back as the same value.
+    node.type = undefined;
+    return;
+  }
+  if (isMap(node)) {
+    // A contact is one short line; everything else is block style.
+    node.flow = key === 'contact';
+    if (key !== 'fits_header') sortPairs(node, keyOrder(resolved));
+    for (const pair of node.items) {
+      const k = isScalar(pair.key) ? String(pair.key.value) : '';
+      if (isScalar(pair.key)) pair.key.type = undefined;
+      const properties = resolved?.properties as Record<string, Schema> | undefined;
+      const child = key === 'fits_header' ? undefined : (properties?.[k] ?? (resolved?.additionalProperties as Schema | undefined));
+      if (key === 'fits_header') {
+        // A FITS card, [value, comment], on one line.
+        if (isSeq(pair.value)) pair.value.flow = true;
+        for (const item of isSeq(pair.value) ? pair.value.items : []) canonicaliseNode(item as YamlNode, undefined, where, '');
+        continue;
+      }
+      canonicaliseNode(pair.value as YamlNode | null, child, where, k);
+    }
+    return;
+  }
+  if (isSeq(node)) {
+    node.flow = node.items.length === 0;
+    const items = resolved?.items as Schema | undefined;
+    for (const item of node.items) canonicaliseNode(item as YamlNode, items, where, '');
+  }
+}
+
+function sortPairs(map: YAMLMap, order: string[]): void {
+  const rank = (pair: Pair) => {
+    const k = isScalar(pair.key) ? String(pair.key.value) : '';
+    const index = order.indexOf(k);
+    return index < 0 ? order.length : index;
+  };
+  // A stable sort keeps unknown keys (which check reports) in their written order, at the end.
+  const sorted = (map.items as Pair[]).map((pair, i) => ({ pair, i })).sort((a, b) => rank(a.pair) - rank(b.pair) || a.i - b.i);
+  // The blank line before the first key belongs to the mapping's start, not to whichever key moved.
+  const first = map.items[0];
+  const spaceBefore = first && isScalar(first.key) ? first.key.spaceBefore : undefined;
+  map.items = sorted.map((s) => s.pair);
+  if (first && isScalar(first.key) && first !== map.items[0]) first.key.spaceBefore = undefined;
+  const head = map.items[0];
+  if (head && isScalar(head.key) && spaceBefore) head.key.spaceBefore = spaceBefore;
+}
+
+/** Sets `key` in a mapping, placed where the schema order puts it when the key is new. */
+export function setInOrder(map: YAMLMap, key: string, value: unknown, order: readonly string[], doc: Document): void {
+  const existing = map.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === key);
+  if (existing) {
+    existing.value = doc.createNode(value);
+    return;
+  }
+  const pair = doc.createPair(key, value);
+  const rank = order.indexOf(key);
+  const index = map.items.findIndex((p) => isScalar(p.key) && order.indexOf(String(p.key.value)) > rank);
+  if (index < 0) map.items.push(pair);
+  else map.items.splice(index, 0, pair);
+}
+
+/** Prints a document canonically and proves the text parses back to the same data. */
+export function printDocument(doc: Document, display: string): string {
+  const text = doc.toString(CANONICAL);
+  const back = parseDocument(text, { uniqueKeys: true });
+  if (back.errors.length > 0) {
+    throw new RewriteError(`${display}: the rewritten YAML would not parse (${back.errors[0]?.message.split('\n')[0]}); nothing was changed. This is a bug in archive-schema.`);
+  }
+  if (JSON.stringify(back.toJS()) !== JSON.stringify(doc.toJS())) {
+    throw new RewriteError(`${display}: the rewritten YAML would read back differently; nothing was changed. This is a bug in archive-schema.`);
+  }
+  return text;
+}
+
+export function createSeq(doc: Document, items: unknown[]): YAMLSeq {
+  return doc.createNode(items) as YAMLSeq;
+}
+
+/** Reads a file to rewrite. */
+export async function readForRewrite(file: string, display: string): Promise<{ text: string; doc: Document }> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new RewriteError(`cannot read ${display}: ${(error as Error).message}`);
+  }
+  return { text, doc: openDocument(display, text) };
+}
+
+/** Replaces a file's content in one rename, so an editor or a crash never sees half a file. */
+export async function writeAtomically(file: string, text: string): Promise<void> {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeFile(temp, text);
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw new RewriteError(`cannot write ${file}: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,175 @@
+// Reads the FIELD lists of a VOTable document (versions 1.1 to 1.5, with or without a namespace
+// prefix) so `archive-schema import` can turn them into a table's columns; data rows are not read.
+
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+
+export interface VotableField {
+  name: string;
+  ucd?: string;
+  unit?: string;
+  datatype?: string;
+  arraysize?: string;
+  description?: string;
+  utype?: string;
+  ID?: string;
+}
+
+export interface VotableTable {
+  name?: string;
+  ID?: string;
+  fields: VotableField[];
+}
+
+export class VotableError extends Error {
+  override name = 'VotableError';
+}
+
+/** A node of fast-xml-parser's preserveOrder output: `{ TAG: children, ':@': attributes }` or `{ '#text': text }`. */
+type XmlNode = Record<string, unknown>;
+
+const ATTRIBUTES = ':@';
+const TEXT = '#text';
+const FIELD_ATTRIBUTES = ['ID', 'ucd', 'unit', 'datatype', 'arraysize', 'utype'] as const;
+const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** Every TABLE in the document (nested RESOURCEs included), with its FIELDs in order. Throws VotableError on malformed XML or a document that is not a VOTABLE. */
+export function readVotableTables(xml: string): VotableTable[] {
+  const text = xml.replace(/^\uFEFF/, '');
+  // Entity declarations are how a small hostile file expands without limit ("billion laughs");
+  // VOTable needs none, so any DTD is refused before a parser sees it.
+  const declaration = /<!(DOCTYPE|ENTITY)\b/i.exec(text);
+  if (declaration) {
+    throw new VotableError(
+      `The document has a ${declaration[1]?.toUpperCase()} declaration at line ${lineOf(text, declaration.index)}, which is not accepted: entity declarations can make a small file expand without limit, and VOTable needs none (remove it)`,
+    );
+  }
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) {
+    const { line, col, msg } = valid.err;
+    throw new VotableError(`Not well-formed XML at line ${line}${col === undefined ? '' : `, column ${col}`}: ${msg}`);
+  }
+  const parser = new XMLParser({
+    // Document order matters: a RESOURCE may hold TABLEs and RESOURCEs interleaved, and the
+    // ordered form keeps every repeated element as a list, so no isArray list is needed.
+    preserveOrder: true,
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    // `vot:FIELD` and `FIELD` are the same element: VOTable 1.1-1.5 differ only in the namespace.
+    removeNSPrefix: true,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: false,
+    // The rows can be most of the document; kept as one unparsed string, they cost no objects.
+    stopNodes: ['*.DATA'],
+    entityDecoder: xmlEntityDecoder(),
+  });
+  const nodes = parser.parse(text) as XmlNode[];
+  const roots = nodes.filter((node) => {
+    const tag = tagOf(node);
+    return tag !== undefined && !tag.startsWith('?') && !tag.startsWith('#');
+  });
+  const root = roots[0];
+  if (root === undefined) throw new VotableError('Not a VOTable: the document has no root element');
+  if (roots.length > 1) throw new VotableError('Not well-formed XML: the document has more than one root element');
+  if (tagOf(root) !== 'VOTABLE') throw new VotableError(`Not a VOTable: the root element is <${tagOf(root)}>, not <VOTABLE>`);
+  const tables: VotableTable[] = [];
+  collectTables(children(root), tables);
+  return tables;
+}
+
+/** TABLEs in document order, in RESOURCEs nested to any depth. */
+function collectTables(nodes: XmlNode[], tables: VotableTable[]): void {
+  for (const node of nodes) {
+    const tag = tagOf(node);
+    if (tag === 'RESOURCE') collectTables(children(node), tables);
+    else if (tag === 'TABLE') tables.push(readTable(node, tables.length + 1));
+  }
+}
+
+function readTable(node: XmlNode, number: number): VotableTable {
+  const table: VotableTable = { fields: [] };
+  const name = attribute(node, 'name');
+  const id = attribute(node, 'ID');
+  if (name !== undefined) table.name = name;
+  if (id !== undefined) table.ID = id;
+  const label = name ?? id ?? `number ${number}`;
+  for (const child of children(node)) {
+    if (tagOf(child) !== 'FIELD') continue;
+    const fieldName = attribute(child, 'name') ?? attribute(child, 'ID');
+    if (fieldName === undefined) {
+      throw new VotableError(`FIELD ${table.fields.length + 1} of TABLE ${label} has no name attribute`);
+    }
+    const field: VotableField = { name: fieldName };
+    for (const key of FIELD_ATTRIBUTES) {
+      const value = attribute(child, key);
+      if (value !== undefined) field[key] = value;
+    }
+    const description = children(child).find((grandchild) => tagOf(grandchild) === 'DESCRIPTION');
+    if (description !== undefined) {
+      const text = textOf(description).replace(/\s+/g, ' ').trim();
+      if (text !== '') field.description = text;
+    }
+    table.fields.push(field);
+  }
+  return table;
+}
+
+function tagOf(node: XmlNode): string | undefined {
+  return Object.keys(node).find((key) => key !== ATTRIBUTES);
+}
+
+function children(node: XmlNode): XmlNode[] {
+  const tag = tagOf(node);
+  const value = tag === undefined ? undefined : node[tag];
+  return Array.isArray(value) ? (value as XmlNode[]) : [];
+}
+
+/** An attribute's value, trimmed; an empty one counts as absent (unit="" means no unit). */
+function attribute(node: XmlNode, name: string): string | undefined {
+  const attributes = node[ATTRIBUTES] as Record<string, unknown> | undefined;
+  const value = attributes?.[name];
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+/** All text inside an element, CDATA sections included. */
+function textOf(node: XmlNode): string {
+  const text = node[TEXT];
+  if (typeof text === 'string') return text;
+  return children(node).map(textOf).join('');
+}
+
+/**
+ * XML's own entities and character references, decoded in one pass so `&amp;lt;` stays `&lt;`.
+ * The parser's default skips character references; an unknown entity is an error, as in any XML
+ * parser (HTML's `&nbsp;` does not exist in XML).
+ */
+function xmlEntityDecoder(): NonNullable<ConstructorParameters<typeof XMLParser>[0]>['entityDecoder'] {
+  return {
+    setExternalEntities: () => undefined,
+    addInputEntities: () => undefined,
+    reset: () => undefined,
+    setXmlVersion: () => undefined,
+    decode: (text: string) =>
+      text.replace(/&([^;&\s]*);/g, (whole, name: string) => {
+        const reference = /^#(?:x([0-9a-fA-F]+)|([0-9]+))$/.exec(name);
+        if (reference) {
+          const code = reference[1] === undefined ? Number(reference[2]) : parseInt(reference[1], 16);
+          if (code > 0x10ffff || code === 0) throw new VotableError(`Not well-formed XML: ${whole} is not a character`);
+          return String.fromCodePoint(code);
+        }
+        const replacement = XML_ENTITIES[name];
+        if (replacement === undefined) {
+          throw new VotableError(`Not well-formed XML: the entity ${whole} is not defined (XML has only &amp; &lt; &gt; &quot; &apos;)`);
+        }
+        return replacement;
+      }),
+  };
+}
+
+function lineOf(text: string, index: number): number {
+  let line = 1;
+  for (let at = text.indexOf('\n'); at >= 0 && at < index; at = text.indexOf('\n', at + 1)) line++;
+  return line;
+}

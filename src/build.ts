@@ -4,7 +4,7 @@
 
 import path from 'node:path';
 import type { Diagnostic } from './diagnostics.ts';
-import { archiveAt, comparePublishedIds } from './history.ts';
+import { archiveAt, changedLines, comparePublishedIds } from './history.ts';
 import { loadMetadata } from './load.ts';
 import type { MetadataFile } from './load.ts';
 import { checkRules } from './rules.ts';
@@ -53,7 +53,10 @@ export interface CheckOptions {
   metadataDir: string;
   /** Folder that reported paths are relative to. */
   displayRoot?: string;
-  /** A git revision whose published ids must keep their meaning (the pull request's base). */
+  /**
+   * A git revision (the pull request's base): its published ids must keep their meaning, and
+   * warnings are reported only on lines changed since it.
+   */
   base?: string;
 }
 
@@ -71,8 +74,17 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   const present = new Set([...loaded.files.map((f) => f.relative), ...loaded.unparsed]);
   const assembled = assemble(validated.valid, present);
   const ruled = checkRules(assembled.archive, validated.valid);
-  const history = options.base ? comparePublishedIds(await archiveAt(options.base, options.metadataDir), assembled.archive) : [];
-  const diagnostics = [...loaded.diagnostics, ...validated.diagnostics, ...assembled.diagnostics, ...ruled, ...history];
+  let diagnostics = [...loaded.diagnostics, ...validated.diagnostics, ...assembled.diagnostics, ...ruled];
+  if (options.base) {
+    const base = await archiveAt(options.base, options.metadataDir);
+    const changed = changedLines(loaded.files, base.texts);
+    const isNew = (d: Diagnostic) => {
+      const lines = changed.get(d.file);
+      return lines === 'all' || (lines !== undefined && (d.line === 0 || lines.has(d.line)));
+    };
+    diagnostics = diagnostics.filter((d) => d.severity === 'error' || isNew(d));
+    diagnostics.push(...comparePublishedIds(base.archive, assembled.archive));
+  }
   const failed = diagnostics.some((d) => d.severity === 'error');
   return { diagnostics, files: loaded.files, ...(failed ? {} : { archive: assembled.archive }) };
 }

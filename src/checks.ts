@@ -6,7 +6,8 @@
 import type { Severity } from './diagnostics.ts';
 import { isInstant, parseInstant } from './instant.ts';
 import type { PathSegment } from './load.ts';
-import { ucdSyntaxProblem } from './ucd.ts';
+import { ucdSyntaxProblem, ucdWordProblems } from './ucd.ts';
+import { unitProblem } from './vounit.ts';
 
 export interface Finding {
   severity: Severity;
@@ -37,10 +38,19 @@ function instant(value: unknown): Finding[] {
   return isInstant(parsed) ? [] : [error('timestamps/instant', `"${value}" ${parsed.problem}`)];
 }
 
+/** Malformed UCDs are errors; words outside the UCD1+ vocabulary, or out of place, are warnings. */
 function ucd(value: unknown): Finding[] {
   if (typeof value !== 'string') return [];
   const problem = ucdSyntaxProblem(value);
-  return problem ? [error('ucd/syntax', `"${value}" ${problem}`)] : [];
+  if (problem) return [error('ucd/syntax', `"${value}" ${problem}`)];
+  return ucdWordProblems(value).map((advice) => warning('ucd/vocabulary', `"${value}" ${advice.message}`));
+}
+
+/** '-' and 'None' mean no unit; anything else should parse as a VOUnit. */
+function unit(value: unknown): Finding[] {
+  if (typeof value !== 'string') return [];
+  const problem = unitProblem(value);
+  return problem ? [warning('units/vounit', `"${value}" ${problem}`)] : [];
 }
 
 // ---- Sky coordinates ------------------------------------------------------------------------------------
@@ -174,6 +184,7 @@ function file(value: unknown): Finding[] {
 export const CHECKS: Record<string, Check> = {
   instant,
   ucd,
+  unit,
   ra,
   dec,
   band,

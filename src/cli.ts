@@ -52,10 +52,12 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--metadata <dir>', 'metadata folder', 'metadata')
     .addOption(new Option('--format <format>', 'report format').choices(['text', 'github', 'json']).default('text'))
     .option('--strict', 'treat warnings as errors')
-    .option('--base <rev>', 'git revision whose published ids must keep their meaning (e.g. origin/main)')
-    .action(async (opts: { metadata: string; format: 'text' | 'github' | 'json'; strict?: boolean; base?: string }) => {
+    .option('--quiet', 'report errors only')
+    .option('--base <rev>', 'git revision to compare with (e.g. origin/main): published ids must keep their meaning, and warnings are reported only on changed lines')
+    .action(async (opts: { metadata: string; format: 'text' | 'github' | 'json'; strict?: boolean; quiet?: boolean; base?: string }) => {
       const result = await check({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, ...(opts.base ? { base: opts.base } : {}) });
-      const diagnostics = opts.strict ? strictly(result.diagnostics) : result.diagnostics;
+      let diagnostics = opts.strict ? strictly(result.diagnostics) : result.diagnostics;
+      if (opts.quiet) diagnostics = diagnostics.filter((d) => d.severity === 'error');
       const { errors } = countBySeverity(diagnostics);
       if (opts.format === 'github') io.stdout(formatGithub(diagnostics));
       else if (opts.format === 'json') io.stdout(formatJson(diagnostics));
@@ -87,8 +89,10 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
       let bytes = 0;
       for (const text of result.outputs.values()) bytes += Buffer.byteLength(text);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      const summary = `Built ${result.outputs.size} files (${sizeText(bytes)}) from ${result.files.length} metadata files into ${opts.out} for ${baseUrl} in ${seconds} s.`;
-      io.stdout(result.diagnostics.length > 0 ? formatReport(result.diagnostics, summary) : `${summary}\n`);
+      const { warnings } = countBySeverity(result.diagnostics);
+      // Warnings do not stop a build; `check` lists them.
+      const note = warnings > 0 ? ` ${warnings} warning${warnings === 1 ? '' : 's'}: \`npm run check\` lists them.` : '';
+      io.stdout(`Built ${result.outputs.size} files (${sizeText(bytes)}) from ${result.files.length} metadata files into ${opts.out} for ${baseUrl} in ${seconds} s.${note}\n`);
       setExit(EXIT.ok);
     });
 

@@ -5,6 +5,7 @@
 import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { diffLines } from 'diff';
 import type { Diagnostic } from './diagnostics.ts';
 import { parseMetadata } from './load.ts';
 import type { MetadataFile, PathSegment } from './load.ts';
@@ -53,8 +54,14 @@ function readBlobs(cwd: string, specs: readonly string[]): Promise<string[]> {
   });
 }
 
+export interface Revision {
+  archive: Archive;
+  /** Metadata-relative path → the file's text at the revision. */
+  texts: Map<string, string>;
+}
+
 /** The metadata folder's YAML files as they are at `rev`, parsed and assembled (not validated). */
-export async function archiveAt(rev: string, metadataDir: string): Promise<Archive> {
+export async function archiveAt(rev: string, metadataDir: string): Promise<Revision> {
   const dir = path.resolve(metadataDir);
   const top = (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
   await git(top, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]).catch(() => {
@@ -65,11 +72,34 @@ export async function archiveAt(rev: string, metadataDir: string): Promise<Archi
   const paths = listing.split('\0').filter((p) => p.endsWith('.yaml')).sort();
   const texts = await readBlobs(top, paths.map((p) => `${rev}:${p}`));
   const strip = prefix === '' ? 0 : prefix.length + 1;
-  const loaded = parseMetadata(
-    paths.map((p, i) => ({ relative: p.slice(strip), text: texts[i] ?? '' })),
-    (relative) => `${rev}:${prefix === '' ? '' : `${prefix}/`}${relative}`,
-  );
-  return assemble(loaded.files).archive;
+  const entries = paths.map((p, i) => ({ relative: p.slice(strip), text: texts[i] ?? '' }));
+  const loaded = parseMetadata(entries, (relative) => `${rev}:${prefix === '' ? '' : `${prefix}/`}${relative}`);
+  return { archive: assemble(loaded.files).archive, texts: new Map(entries.map((e) => [e.relative, e.text])) };
+}
+
+/**
+ * The lines of each file that are new since the base (1-based), so a pull request is shown the
+ * warnings it brings, not the archive's whole backlog. A file new since the base is all new.
+ */
+export function changedLines(files: readonly { relative: string; display: string; text: string }[], base: ReadonlyMap<string, string>): Map<string, Set<number> | 'all'> {
+  const changed = new Map<string, Set<number> | 'all'>();
+  for (const file of files) {
+    const before = base.get(file.relative);
+    if (before === undefined) {
+      changed.set(file.display, 'all');
+      continue;
+    }
+    if (before === file.text) continue;
+    const lines = new Set<number>();
+    let line = 1;
+    for (const part of diffLines(before, file.text)) {
+      const count = part.count ?? 0;
+      if (part.added) for (let i = 0; i < count; i++) lines.add(line + i);
+      if (!part.removed) line += count;
+    }
+    changed.set(file.display, lines);
+  }
+  return changed;
 }
 
 interface Published {

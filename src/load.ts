@@ -39,6 +39,8 @@ export interface MetadataFile {
   locate(pointer: readonly PathSegment[], at?: 'key' | 'value'): Position;
   /** The scalar at a path exactly as written in the file, e.g. `135.0` where the data has 135. */
   source(pointer: readonly PathSegment[]): string | undefined;
+  /** The whole text of the file. */
+  text: string;
 }
 
 export interface LoadResult {
@@ -143,7 +145,7 @@ function toDisplay(relativePath: string): string {
   return relativePath.split(path.sep).join('/');
 }
 
-type ParsedFile = Pick<MetadataFile, 'display' | 'data' | 'locate' | 'source'>;
+type ParsedFile = Pick<MetadataFile, 'display' | 'data' | 'locate' | 'source' | 'text'>;
 
 /** Parses one YAML text; syntax problems come back as diagnostics with their positions. */
 export function parseFile(display: string, text: string): { file?: ParsedFile; diagnostics: Diagnostic[] } {
@@ -179,7 +181,7 @@ export function parseFile(display: string, text: string): { file?: ParsedFile; d
     const { node, complete } = nodeAt(doc, pointer);
     return complete && isScalar(node) && node.range ? text.slice(node.range[0], node.range[1]) : undefined;
   };
-  return { file: { display, data, locate, source }, diagnostics };
+  return { file: { display, data, locate, source, text }, diagnostics };
 }
 
 function firstLine(message: string): string {

@@ -114,6 +114,23 @@ describe('check --base', () => {
     expect((await cli(['check', '--base', 'main', '--strict'], dir)).code).toBe(1);
   });
 
+  test('warnings are reported only on lines changed since the base; errors everywhere', async () => {
+    const dir = await testdir({ 'alpha/dr2/catalogues/InputCat.yaml': 'id: 21\nname: InputCat\ncreated: 2018-01-01T00:00:00Z\nupdated: 2018-01-01T00:00:00Z\ntables:\n  - id: 201\n    name: TilingCat\n    columns:\n      - id: 2010\n        name: RA\n        unit: km s-1\n' });
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
+    git('init', '-q', '-b', 'main');
+    git('add', '.');
+    git('-c', 'user.name=C', '-c', 'user.email=c@example.org', 'commit', '-q', '-m', 'base');
+    await edit(dir, 'metadata/alpha/dr2/catalogues/InputCat.yaml', (t) => `${t}      - id: 2011\n        name: MASS\n        unit: Msun\n`);
+    const all = await cli(['check'], dir);
+    expect(all.stdout).toContain('unit "km s-1" is not a VOUnit');
+    expect(all.stdout).toContain('unit "Msun" is not a known VOUnit (write solMass)');
+    const changed = await cli(['check', '--base', 'main'], dir);
+    expect(changed.code).toBe(0);
+    expect(changed.stdout).not.toContain('km s-1');
+    expect(changed.stdout).toContain('metadata/alpha/dr2/catalogues/InputCat.yaml:14:15  warning  table "TilingCat" > column "MASS" > unit "Msun" is not a known VOUnit (write solMass)  [units/vounit]');
+    expect((await cli(['check', '--base', 'main', '--quiet'], dir)).stdout).toBe('10 metadata files checked: no errors.\n');
+  });
+
   test('an unknown revision is usage trouble', async () => {
     const dir = await repo();
     const result = await cli(['check', '--base', 'no-such-branch'], dir);

@@ -11,6 +11,7 @@ import { HistoryError } from './history.ts';
 import { LoadError } from './load.ts';
 import { RewriteError } from './rewrite.ts';
 import { renderNetlifyToml } from './routes.ts';
+import { nowInstant, stamp } from './stamp.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, startServer } from './serve.ts';
 import type { RunningServer } from './serve.ts';
 import { WriteError } from './write.ts';
@@ -137,6 +138,25 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
         io.stdout(`${result.changed.length} file${result.changed.length === 1 ? '' : 's'} ${verb}, ${result.unchanged} already canonical.\n`);
       }
       setExit(problems.length > 0 ? EXIT.invalid : EXIT.ok);
+    });
+
+  program
+    .command('stamp')
+    .description('set updated on nodes changed since a revision, and created on new nodes')
+    .option('--metadata <dir>', 'metadata folder', 'metadata')
+    .option('--base <rev>', 'revision to compare with (e.g. origin/main)', 'HEAD')
+    .option('--now <instant>', 'the instant to write instead of the current time, e.g. 2026-01-01T00:00:00Z')
+    .action(async (opts: { metadata: string; base: string; now?: string }) => {
+      const now = opts.now ?? nowInstant();
+      const changes = await stamp({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, base: opts.base, now });
+      for (const change of changes) io.stdout(`${change.file}: ${change.what}\n`);
+      const files = new Set(changes.map((c) => c.file)).size;
+      io.stdout(
+        changes.length > 0
+          ? `Stamped ${changes.length} node${changes.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} with ${now}.\n`
+          : `Nothing to stamp: no node changed since ${opts.base}, or all are stamped already.\n`,
+      );
+      setExit(EXIT.ok);
     });
 
   program

@@ -4,7 +4,7 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import type { Diagnostic } from './diagnostics.ts';
 import { classify } from './load.ts';
-import { RewriteError, canonicalise, printDocument, readForRewrite, writeAtomically } from './rewrite.ts';
+import { RewriteError, printCanonical, readForRewrite, writeAtomically } from './rewrite.ts';
 
 export interface FormatResult {
   /** Files (as displayed) that were, or with `check` would be, rewritten. */
@@ -26,8 +26,7 @@ export async function formatMetadata(metadataDir: string, displayRoot: string, o
     const display = path.relative(displayRoot, file).split(path.sep).join('/');
     try {
       const { text, doc } = await readForRewrite(file, display);
-      canonicalise(doc, placed.kind);
-      const formatted = printDocument(doc, display);
+      const formatted = printCanonical(doc, placed.kind, display);
       if (formatted === text) {
         result.unchanged++;
         continue;

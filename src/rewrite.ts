@@ -29,6 +29,10 @@ export const CANONICAL = {
 
 const CONFLICT = /^(<{7}|={7}|>{7})( |$)/m;
 
+/** Characters nobody can see in an editor: control and format characters, line separators. */
+const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\ufeff]/;
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'g');
+
 /** Parses a file for rewriting; refuses merge conflicts and broken YAML. */
 export function openDocument(display: string, text: string): Document {
   const conflict = CONFLICT.exec(text);
@@ -108,8 +112,9 @@ export function canonicalise(doc: Document, kind: FileKind): void {
 function canonicaliseNode(node: YamlNode | null, schema: Schema | undefined, file: string, key: string): void {
   const { schema: resolved, file: where } = resolve(schema, file);
   if (isScalar(node)) {
-    // The printer picks the plainest style that reads back as the same value.
-    node.type = undefined;
+    // The printer picks the plainest style that reads back as the same value; text with
+    // invisible characters stays double-quoted so they can be written as escapes.
+    node.type = typeof node.value === 'string' && INVISIBLE.test(node.value) ? 'QUOTE_DOUBLE' : undefined;
     return;
   }
   if (isMap(node)) {
@@ -169,9 +174,14 @@ export function setInOrder(map: YAMLMap, key: string, value: unknown, order: rea
   else map.items.splice(index, 0, pair);
 }
 
-/** Prints a document canonically and proves the text parses back to the same data. */
-export function printDocument(doc: Document, display: string): string {
-  const text = doc.toString(CANONICAL);
+/** Prints a document in canonical form and proves the text parses back to the same data. */
+export function printCanonical(doc: Document, kind: FileKind, display: string): string {
+  canonicalise(doc, kind);
+  // The printer leaves invisible characters raw even in double quotes; escape them, which is
+  // safe because canonicalise double-quotes every string that has one.
+  const text = doc
+    .toString(CANONICAL)
+    .replace(INVISIBLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const back = parseDocument(text, { uniqueKeys: true });
   if (back.errors.length > 0) {
     throw new RewriteError(`${display}: the rewritten YAML would not parse (${back.errors[0]?.message.split('\n')[0]}); nothing was changed. This is a bug in archive-schema.`);

@@ -92,6 +92,15 @@ describe('fmt', () => {
     expect(await readFile(path.join(dir, FILE), 'utf8')).toBe(text);
   });
 
+  test('keeps invisible characters visible as escapes', async () => {
+    const text = 'id: 21\nname: InputCat\ndescription: "tab\\there, line\\u2028separator, zero\\u200bwidth"\ncreated: 2018-01-01T00:00:00Z\nupdated: 2018-01-01T00:00:00Z\ntables: []\n';
+    const dir = await testdir({ 'alpha/dr2/catalogues/InputCat.yaml': text });
+    await cli(['fmt'], dir);
+    const after = await readFile(path.join(dir, FILE), 'utf8');
+    expect(after).toContain('description: "tab\\there, line\\u2028separator, zero\\u200bwidth"');
+    expect(parse(after)).toEqual(parse(text));
+  });
+
   test('the bundled metadata is canonical', async () => {
     const result = await cli(['fmt', '--check'], PROJECT);
     expect(result.stdout).toBe('0 files would be reformatted, 43 already canonical.\n');

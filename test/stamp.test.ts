@@ -1,0 +1,79 @@
+// `stamp`: curators never type timestamps. Changed nodes get `updated`, new nodes `created` and
+// `updated`, nothing else moves, and a second run changes nothing.
+
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { cli, snapshotTree, testdir } from './helpers.ts';
+
+const GROUP = 'metadata/alpha/dr1/catalogues/SpecCat.yaml';
+
+async function repo(): Promise<string> {
+  const dir = await testdir();
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
+  git('init', '-q', '-b', 'main');
+  git('add', '.');
+  git('-c', 'user.name=C', '-c', 'user.email=c@example.org', 'commit', '-q', '-m', 'base');
+  return dir;
+}
+
+async function edit(dir: string, file: string, change: (text: string) => string): Promise<void> {
+  const target = path.join(dir, file);
+  await writeFile(target, change(await readFile(target, 'utf8')));
+}
+
+describe('stamp', () => {
+  test('sets updated on changed nodes and created on new ones, where fmt would put them', async () => {
+    const dir = await repo();
+    await edit(dir, GROUP, (t) => t.replace('description: Heliocentric redshift', 'description: Heliocentric redshift, flow-corrected') + '      - id: 2003\n        name: ZERR\n        description: Error on Z\n');
+    await edit(dir, 'metadata/beta/dr1/release.yaml', (t) => t.replace('pretty_name: Beta DR1', 'pretty_name: Beta Data Release 1'));
+    const result = await cli(['stamp', '--now', '2026-11-22T06:00:00Z'], dir);
+    expect(result).toEqual({
+      code: 0,
+      stderr: '',
+      stdout:
+        'metadata/beta/dr1/release.yaml: updated on release "dr1"\n' +
+        `${GROUP}: updated on catalogue column "Z" (id 2001)\n` +
+        `${GROUP}: created and updated on new catalogue column "ZERR" (id 2003)\n` +
+        'Stamped 3 nodes in 2 files with 2026-11-22T06:00:00Z.\n',
+    });
+    const group = await readFile(path.join(dir, GROUP), 'utf8');
+    expect(group).toContain('      - id: 2001\n        name: Z\n        description: Heliocentric redshift, flow-corrected\n        updated: 2026-11-22T06:00:00Z\n        ucd: src.redshift\n');
+    expect(group).toContain('      - id: 2003\n        name: ZERR\n        description: Error on Z\n        created: 2026-11-22T06:00:00Z\n        updated: 2026-11-22T06:00:00Z\n');
+    expect(await readFile(path.join(dir, 'metadata/beta/dr1/release.yaml'), 'utf8')).toContain('updated: 2026-11-22T06:00:00Z\n');
+    // What changed is exactly that: the rest of each file is as it was.
+    const diff = execFileSync('git', ['diff', '--numstat'], { cwd: dir, encoding: 'utf8' });
+    expect(diff).toBe(`7\t2\t${GROUP}\n2\t2\tmetadata/beta/dr1/release.yaml\n`);
+    expect((await cli(['check'], dir)).code).toBe(0);
+  });
+
+  test('running it twice changes nothing the second time', async () => {
+    const dir = await repo();
+    await edit(dir, GROUP, (t) => t.replace('description: Unique ID', 'description: Unique GAMA ID'));
+    await cli(['stamp', '--now', '2026-11-22T06:00:00Z'], dir);
+    const first = await snapshotTree(path.join(dir, 'metadata'));
+    const again = await cli(['stamp', '--now', '2026-11-23T06:00:00Z'], dir);
+    expect(again.stdout).toBe('Nothing to stamp: no node changed since HEAD, or all are stamped already.\n');
+    const second = await snapshotTree(path.join(dir, 'metadata'));
+    for (const [file, bytes] of first) expect(second.get(file)?.equals(bytes), file).toBe(true);
+  });
+
+  test('a change of timestamps or children alone is not a change of a node', async () => {
+    const dir = await repo();
+    await edit(dir, GROUP, (t) => t + '      - id: 2003\n        name: ZERR\n        created: 2026-01-01T00:00:00Z\n        updated: 2026-01-01T00:00:00Z\n');
+    const result = await cli(['stamp', '--now', '2026-11-22T06:00:00Z'], dir);
+    expect(result.stdout).toBe('Nothing to stamp: no node changed since HEAD, or all are stamped already.\n');
+  });
+
+  test('refuses a file with merge-conflict markers and changes nothing', async () => {
+    const dir = await repo();
+    await edit(dir, GROUP, (t) => t.replace('description: Unique ID', '<<<<<<< HEAD\n        description: Unique ID\n=======\n        description: ID\n>>>>>>> other'));
+    const before = await snapshotTree(path.join(dir, 'metadata'));
+    const result = await cli(['stamp', '--now', '2026-11-22T06:00:00Z'], dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/SpecCat\.yaml:\d+:\d+ is not valid YAML/);
+    const after = await snapshotTree(path.join(dir, 'metadata'));
+    for (const [file, bytes] of before) expect(after.get(file)?.equals(bytes), file).toBe(true);
+  });
+});

@@ -3,7 +3,7 @@
 
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { UsageError, build, check, resolveBaseUrl } from './build.ts';
 import { countBySeverity, formatGithub, formatJson, formatReport, strictly } from './diagnostics.ts';
 import { formatMetadata } from './format.ts';
@@ -11,6 +11,9 @@ import { HistoryError } from './history.ts';
 import { LoadError } from './load.ts';
 import { RewriteError } from './rewrite.ts';
 import { renderNetlifyToml } from './routes.ts';
+import { importColumns, importRegion } from './import.ts';
+import { scaffold } from './scaffold.ts';
+import type { ScaffoldKind } from './scaffold.ts';
 import { nowInstant, stamp } from './stamp.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, startServer } from './serve.ts';
 import type { RunningServer } from './serve.ts';
@@ -138,6 +141,68 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
         io.stdout(`${result.changed.length} file${result.changed.length === 1 ? '' : 's'} ${verb}, ${result.unchanged} already canonical.\n`);
       }
       setExit(problems.length > 0 ? EXIT.invalid : EXIT.ok);
+    });
+
+  program
+    .command('new')
+    .description('scaffold a file: new survey NAME | new release SURVEY/RELEASE | new group SURVEY/RELEASE/GROUP | new facility SURVEY/RELEASE/FACILITY')
+    .addArgument(new Argument('<kind>', 'what to create').choices(['survey', 'release', 'group', 'facility']))
+    .argument('<path>', 'where it goes, by names: gama, gama/dr5, gama/dr5/SpecCat')
+    .option('--metadata <dir>', 'metadata folder', 'metadata')
+    .option('--pretty-name <text>', 'display name')
+    .option('--title <text>', 'survey title')
+    .option('--description <text>', 'description')
+    .option('--pi <name>', 'survey principal investigator')
+    .option('--website <url>', 'survey web site')
+    .option('--contact <"Name <email>">', 'contact (default: the parent\'s)')
+    .option('--version <v>', 'version (a number for a release)')
+    .option('--now <instant>', 'the instant to write instead of the current time')
+    .action(async (kind: ScaffoldKind, target: string, opts: Record<string, string | undefined> & { metadata: string }) => {
+      const fields = Object.fromEntries(
+        (['prettyName', 'title', 'description', 'pi', 'website', 'contact', 'version'] as const).flatMap((k) => (opts[k] !== undefined ? [[k, opts[k]]] : [])),
+      );
+      const result = await scaffold(kind, target, { metadataDir: resolve(opts.metadata), displayRoot: io.cwd, now: opts.now ?? nowInstant(), fields });
+      io.stdout(`Created ${result.file}${result.id !== undefined ? ` with id ${result.id}` : ''}.\n`);
+      if (result.todo.length > 0) {
+        io.stdout(formatReport(result.todo, 'Fill these in, then run `npm run check`.'));
+      }
+      setExit(EXIT.ok);
+    });
+
+  const importing = program.command('import').description('write what a file already says into the metadata: import columns | import region');
+  const parseHdu = (value: string) => {
+    if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected an HDU number (0 is the primary HDU)');
+    return Number(value);
+  };
+  importing
+    .command('columns')
+    .description('a FITS binary-table header, a VOTable\'s FIELDs or a CSV header → the columns of a table')
+    .argument('<file>', 'FITS file, FITS header as text, VOTable, or CSV')
+    .requiredOption('--into <group.yaml>', 'the catalogue group file to write into')
+    .requiredOption('--table <name>', 'the table (created when the group has none of that name)')
+    .option('--hdu <n>', 'FITS HDU to read (default: the first table)', parseHdu)
+    .option('--votable-table <name>', 'VOTable TABLE to read (default: the first)')
+    .option('--metadata <dir>', 'metadata folder', 'metadata')
+    .action(async (source: string, opts: { into: string; table: string; hdu?: number; votableTable?: string; metadata: string }) => {
+      const report = await importColumns({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, source: resolve(source), ...opts });
+      for (const line of report.lines) io.stdout(`${report.file}: ${line}\n`);
+      io.stdout('Run `npm run stamp` to set created and updated, then `npm run check`.\n');
+      setExit(EXIT.ok);
+    });
+  importing
+    .command('region')
+    .description('a FITS image header (or a text dump of one) → an imaging region of a band')
+    .argument('<file>', 'FITS file, or FITS header as text')
+    .requiredOption('--into <facility.yaml>', 'the imaging facility file to write into')
+    .requiredOption('--band <name>', 'the band the region belongs to')
+    .option('--name <name>', 'the region\'s name (default: OBJECT, else the file name)')
+    .option('--hdu <n>', 'FITS HDU to read (default: the first image)', parseHdu)
+    .option('--metadata <dir>', 'metadata folder', 'metadata')
+    .action(async (source: string, opts: { into: string; band: string; name?: string; hdu?: number; metadata: string }) => {
+      const report = await importRegion({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, source: resolve(source), ...opts });
+      for (const line of report.lines) io.stdout(`${report.file}: ${line}\n`);
+      io.stdout('Run `npm run stamp` to set created and updated, then `npm run check`.\n');
+      setExit(EXIT.ok);
     });
 
   program

@@ -263,8 +263,44 @@ function* descend(
   yield here;
   const children = CHILDREN[kind];
   if (!children) return;
-  const list = (node as unknown as Record<string, NodeYaml[]>)[children.key] ?? [];
+  const value = (node as unknown as Record<string, unknown>)[children.key];
+  const list = Array.isArray(value) ? (value as NodeYaml[]) : [];
   for (const [index, child] of list.entries()) {
     yield* descend(children.kind, child, file, [...pointer, children.key, index], here, survey, release);
   }
+}
+
+/**
+ * The next free id of each kind: one more than any id in use or retired, read from every parsed
+ * file whether or not it is valid, so that a broken file never hides an id in use.
+ */
+export function nextIds(files: readonly MetadataFile[]): Record<IdKind, number> {
+  const highest: Record<IdKind, number> = {
+    Survey: 0, CatalogueGroup: 0, CatalogueTable: 0, CatalogueColumn: 0, ImagingFacility: 0, ImagingBand: 0, ImagingRegion: 0,
+  };
+  const see = (kind: IdKind, id: unknown) => {
+    if (typeof id === 'number' && Number.isFinite(id)) highest[kind] = Math.max(highest[kind], id);
+  };
+  const walk = (kind: NodeKind, node: unknown) => {
+    if (typeof node !== 'object' || node === null) return;
+    see(kind, (node as { id?: unknown }).id);
+    const children = CHILDREN[kind];
+    const list = children ? (node as Record<string, unknown>)[children.key] : undefined;
+    if (children && Array.isArray(list)) for (const child of list) walk(children.kind, child);
+  };
+  for (const file of files) {
+    if (file.kind === 'survey') see('Survey', (file.data as { id?: unknown } | null)?.id);
+    else if (file.kind === 'catalogue-group') walk('CatalogueGroup', file.data);
+    else if (file.kind === 'imaging-facility') walk('ImagingFacility', file.data);
+    else if (file.kind === 'retired') {
+      const entries = (file.data as { retired?: unknown } | null)?.retired;
+      for (const entry of Array.isArray(entries) ? entries : []) {
+        const e = entry as { kind?: unknown; id?: unknown };
+        if (typeof e.kind === 'string' && e.kind in highest) see(e.kind as IdKind, e.id);
+      }
+    }
+  }
+  const next = { ...highest };
+  for (const kind of Object.keys(next) as IdKind[]) next[kind] = highest[kind] + 1;
+  return next;
 }

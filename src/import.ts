@@ -1,0 +1,310 @@
+// `import`: what a machine already knows, written into curators' YAML. A FITS binary-table header,
+// a VOTable's FIELDs or a CSV header become a table's columns; a FITS image header becomes an
+// imaging region. Existing ids are kept, new items get the next free ids, and nothing is written
+// unless the result is valid. Timestamps are `stamp`'s job.
+
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { isMap, isSeq } from 'yaml';
+import type { Document, YAMLMap, YAMLSeq } from 'yaml';
+import type { Diagnostic } from './diagnostics.ts';
+import { FitsError, looksLikeFits, parseHeaderText, readFitsHeaders } from './fits.ts';
+import type { FitsHdu, FitsValue } from './fits.ts';
+import { classify, loadMetadata, parseFile } from './load.ts';
+import type { FileKind } from './load.ts';
+import { RewriteError, printCanonical, readForRewrite, writeAtomically } from './rewrite.ts';
+import { nextIds } from './tree.ts';
+import { validateFiles } from './validate.ts';
+import { VotableError, readVotableTables } from './votable.ts';
+
+export interface ImportOptions {
+  metadataDir: string;
+  displayRoot: string;
+  /** The file the data comes from. */
+  source: string;
+  /** The metadata file it goes into. */
+  into: string;
+  /** Which HDU of a FITS file (0 = primary); default: the first that fits. */
+  hdu?: number;
+  /** Which TABLE of a VOTable, by name; default: the first. */
+  votableTable?: string;
+}
+
+export interface ImportedColumn {
+  name: string;
+  description?: string;
+  ucd?: string;
+  unit?: string;
+}
+
+// ---- Reading sources ---------------------------------------------------------------------------------
+
+type Source = { format: 'fits' | 'fits-text' | 'votable' | 'csv'; bytes: Buffer; text: string };
+
+async function readSource(file: string): Promise<Source> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    throw new RewriteError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  // A header saved as text starts like a FITS file too, but has line breaks among its cards.
+  if (looksLikeFits(bytes) && !bytes.subarray(0, 2880).includes(0x0a)) return { format: 'fits', bytes, text: '' };
+  const text = bytes.toString('utf8').replace(/^\ufeff/, '');
+  if (/^\s*</.test(text)) return { format: 'votable', bytes, text };
+  if (/^(SIMPLE|XTENSION|TTYPE1|NAXIS|BITPIX)\s*=|^# HDU \d+/m.test(text)) return { format: 'fits-text', bytes, text };
+  if (/\.(csv|tsv)$/i.test(file)) return { format: 'csv', bytes, text };
+  throw new RewriteError(`cannot tell what ${file} is: expected a FITS file, a FITS header as text, a VOTable (XML) or a CSV file (.csv, .tsv)`);
+}
+
+function headers(source: Source, file: string): FitsHdu[] {
+  try {
+    return source.format === 'fits' ? readFitsHeaders(source.bytes) : parseHeaderText(source.text);
+  } catch (error) {
+    if (error instanceof FitsError) throw new RewriteError(`${file}: ${error.message}`);
+    throw error;
+  }
+}
+
+function pickHdu(hdus: FitsHdu[], wanted: number | undefined, fits: (hdu: FitsHdu) => boolean, what: string, file: string): FitsHdu {
+  if (wanted !== undefined) {
+    const hdu = hdus.find((h) => h.index === wanted);
+    if (!hdu) throw new RewriteError(`${file} has no HDU ${wanted}; it has ${hdus.length} (0 to ${hdus.length - 1})`);
+    if (!fits(hdu)) throw new RewriteError(`HDU ${wanted} of ${file} is not ${what}`);
+    return hdu;
+  }
+  const hdu = hdus.find(fits);
+  if (!hdu) throw new RewriteError(`${file} has no ${what.replace(/^an? /, '')}; pass --hdu to choose one`);
+  return hdu;
+}
+
+const text = (v: FitsValue | undefined): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+
+/** The columns described by a table source. */
+export async function readColumns(file: string, options: { hdu?: number; votableTable?: string } = {}): Promise<{ columns: ImportedColumn[]; dataFile?: string }> {
+  const source = await readSource(file);
+  if (source.format === 'votable') {
+    let tables;
+    try {
+      tables = readVotableTables(source.text);
+    } catch (error) {
+      if (error instanceof VotableError) throw new RewriteError(`${file}: ${error.message}`);
+      throw error;
+    }
+    const table = options.votableTable ? tables.find((t) => t.name === options.votableTable || t.ID === options.votableTable) : tables[0];
+    if (!table) {
+      const names = tables.map((t) => t.name ?? t.ID ?? '(unnamed)').join(', ');
+      throw new RewriteError(options.votableTable ? `${file} has no TABLE named ${options.votableTable}; it has ${names}` : `${file} has no TABLE`);
+    }
+    return {
+      columns: table.fields.map((f) => ({ name: f.name, ...(f.description ? { description: f.description } : {}), ...(f.ucd ? { ucd: f.ucd } : {}), ...(f.unit ? { unit: f.unit } : {}) })),
+    };
+  }
+  if (source.format === 'csv') {
+    const rows = parseCsv(source.text, { to_line: 1, delimiter: file.toLowerCase().endsWith('.tsv') ? '\t' : ',', relax_column_count: true, trim: true }) as string[][];
+    const names = (rows[0] ?? []).filter((n) => n !== '');
+    if (names.length === 0) throw new RewriteError(`${file} has no header row of column names`);
+    return { columns: names.map((name) => ({ name })), dataFile: path.basename(file) };
+  }
+  const hdu = pickHdu(headers(source, file), options.hdu, (h) => Number(h.get('TFIELDS')?.value ?? 0) > 0, 'a table HDU (one with TFIELDS)', file);
+  const count = Number(hdu.get('TFIELDS')?.value);
+  const columns: ImportedColumn[] = [];
+  for (let n = 1; n <= count; n++) {
+    const ttype = hdu.get(`TTYPE${n}`);
+    const name = text(ttype?.value);
+    if (!name) throw new RewriteError(`${file}: column ${n} of HDU ${hdu.index} has no TTYPE${n}, so it has no name`);
+    const description = text(hdu.get(`TCOMM${n}`)?.value) ?? (ttype?.comment.trim() || undefined);
+    const ucd = text(hdu.get(`TUCD${n}`)?.value);
+    const unit = text(hdu.get(`TUNIT${n}`)?.value);
+    columns.push({ name, ...(description ? { description } : {}), ...(ucd ? { ucd } : {}), ...(unit ? { unit } : {}) });
+  }
+  return { columns, ...(source.format === 'fits' ? { dataFile: path.basename(file) } : {}) };
+}
+
+export interface ImportedRegion {
+  name: string;
+  ra_c: string;
+  dec_c: string;
+  unit: string;
+  frame: string;
+  equinox: string;
+  fits_header: Record<string, [string | number | boolean, string]>;
+  dataFile?: string;
+  /** Cards left out: commentary cards and keywords without a value. */
+  skipped: number;
+}
+
+/** A region described by an image header: its FITS header and centre from the WCS reference point. */
+export async function readRegion(file: string, options: { hdu?: number; name?: string } = {}): Promise<ImportedRegion> {
+  const source = await readSource(file);
+  if (source.format !== 'fits' && source.format !== 'fits-text') {
+    throw new RewriteError(`${file} is not a FITS image or a FITS header as text; import region reads those`);
+  }
+  const hdu = pickHdu(headers(source, file), options.hdu, (h) => Number(h.get('NAXIS')?.value ?? 0) >= 2, 'an image HDU (one with NAXIS of 2 or more)', file);
+  const fitsHeader: ImportedRegion['fits_header'] = {};
+  let skipped = 0;
+  for (const card of hdu.cards) {
+    if (card.value === null || card.keyword === '' || card.keyword === 'COMMENT' || card.keyword === 'HISTORY' || card.keyword === 'END') {
+      skipped++;
+      continue;
+    }
+    // A repeated keyword keeps its first value, as FITS readers do.
+    if (!(card.keyword in fitsHeader)) fitsHeader[card.keyword] = [card.value, card.comment];
+  }
+  const ctype = (n: number) => String(hdu.get(`CTYPE${n}`)?.value ?? '').toUpperCase();
+  const axis = (prefix: string) => [1, 2].find((n) => ctype(n).startsWith(prefix));
+  const raAxis = axis('RA');
+  const decAxis = axis('DEC');
+  if (!raAxis || !decAxis) {
+    throw new RewriteError(`${file}: HDU ${hdu.index} has no RA and DEC axes (CTYPE1 is "${ctype(1)}", CTYPE2 is "${ctype(2)}"), so it has no centre on the sky`);
+  }
+  const crval = (n: number) => {
+    const v = hdu.get(`CRVAL${n}`)?.value;
+    if (typeof v !== 'number') throw new RewriteError(`${file}: HDU ${hdu.index} has no numeric CRVAL${n}, the WCS reference point`);
+    return v;
+  };
+  const ra = ((crval(raAxis) % 360) + 360) % 360;
+  const equinox = hdu.get('EQUINOX')?.value ?? hdu.get('EPOCH')?.value;
+  const radesys = text(hdu.get('RADESYS')?.value ?? hdu.get('RADECSYS')?.value);
+  // The FITS WCS default: FK4 before 1984, FK5 after, ICRS when neither is said.
+  const frame = (radesys ?? (typeof equinox === 'number' ? (equinox < 1984 ? 'FK4' : 'FK5') : 'ICRS')).toLowerCase();
+  const year = typeof equinox === 'number' ? equinox : 2000;
+  const equinoxText = `${frame === 'fk4' ? 'b' : 'j'}${Number.isInteger(year) ? year : year.toFixed(1)}`;
+  return {
+    name: options.name ?? text(hdu.get('OBJECT')?.value) ?? path.basename(file).replace(/\.(fits|fit|fts|hdr|txt)(\.gz)?$/i, ''),
+    ra_c: String(ra),
+    dec_c: String(crval(decAxis)),
+    unit: (text(hdu.get(`CUNIT${raAxis}`)?.value) ?? 'deg').toLowerCase(),
+    frame,
+    equinox: equinoxText,
+    fits_header: fitsHeader,
+    ...(source.format === 'fits' ? { dataFile: path.basename(file) } : {}),
+    skipped,
+  };
+}
+
+// ---- Writing into metadata files ----------------------------------------------------------------------
+
+function seqAt(doc: Document, key: string, display: string): YAMLSeq {
+  const list = doc.get(key, true);
+  if (!isSeq(list)) throw new RewriteError(`${display} has no ${key} list to add to; fix the file first`);
+  return list;
+}
+
+function findByName(list: YAMLSeq, name: string): YAMLMap | undefined {
+  return list.items.find((item): item is YAMLMap => isMap(item) && item.get('name') === name);
+}
+
+/** Validates the new text as its file kind; writes only when it has no errors. */
+async function commit(file: string, display: string, relative: string, kind: FileKind, doc: Document): Promise<void> {
+  const textOut = printCanonical(doc, kind, display);
+  const placed = classify(relative);
+  const parsed = parseFile(display, textOut);
+  if (!parsed.file || 'problem' in placed) throw new RewriteError(`${display}: the result would not parse; nothing was written. This is a bug in archive-schema.`);
+  const errors: Diagnostic[] = validateFiles([{ ...parsed.file, relative, kind, placement: placed.placement }]).diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) {
+    const list = errors.slice(0, 5).map((d) => `  ${d.message}`).join('\n');
+    throw new RewriteError(`${display} would be invalid after the import, so nothing was written:\n${list}`);
+  }
+  await writeAtomically(file, textOut);
+}
+
+async function target(options: ImportOptions, kind: FileKind) {
+  const root = path.resolve(options.metadataDir);
+  const file = path.resolve(options.displayRoot, options.into);
+  const relative = path.relative(root, file).split(path.sep).join('/');
+  const display = path.relative(options.displayRoot, file).split(path.sep).join('/');
+  const placed = classify(relative);
+  if (relative.startsWith('..') || 'problem' in placed || placed.kind !== kind) {
+    const wanted = kind === 'catalogue-group' ? 'a catalogue group file (<survey>/<release>/catalogues/<group>.yaml)' : 'an imaging facility file (<survey>/<release>/imaging/<facility>.yaml)';
+    throw new RewriteError(`--into ${options.into} is not ${wanted} under ${options.metadataDir}`);
+  }
+  const { doc } = await readForRewrite(file, display);
+  const loaded = await loadMetadata(root, { displayRoot: options.displayRoot });
+  return { file, relative, display, doc, ids: nextIds(loaded.files) };
+}
+
+export interface ImportReport {
+  file: string;
+  lines: string[];
+}
+
+export async function importColumns(options: ImportOptions & { table: string }): Promise<ImportReport> {
+  const { columns, dataFile } = await readColumns(options.source, options);
+  const t = await target(options, 'catalogue-group');
+  const tables = seqAt(t.doc, 'tables', t.display);
+  let table = findByName(tables, options.table);
+  const lines: string[] = [];
+  if (!table) {
+    const id = t.ids.CatalogueTable;
+    table = t.doc.createNode({ id, name: options.table, ...(dataFile ? { file_name: dataFile } : {}), columns: [] }) as YAMLMap;
+    tables.items.push(table);
+    lines.push(`new table "${options.table}" with id ${id}`);
+  }
+  const list = table.get('columns', true);
+  if (!isSeq(list)) throw new RewriteError(`${t.display}: table "${options.table}" has no columns list; fix the file first`);
+  let nextColumn = t.ids.CatalogueColumn;
+  const added: string[] = [];
+  const updated: string[] = [];
+  let unchanged = 0;
+  const seen = new Set<string>();
+  for (const column of columns) {
+    if (seen.has(column.name)) throw new RewriteError(`${options.source} names the column "${column.name}" twice; a table's column names are unique`);
+    seen.add(column.name);
+    const existing = findByName(list, column.name);
+    if (!existing) {
+      list.items.push(t.doc.createNode({ id: nextColumn, ...column }));
+      added.push(`${column.name} (${nextColumn++})`);
+      continue;
+    }
+    let changed = false;
+    for (const key of ['description', 'ucd', 'unit'] as const) {
+      const value = column[key];
+      if (value !== undefined && existing.get(key) !== value) {
+        existing.set(key, value);
+        changed = true;
+      }
+    }
+    if (changed) updated.push(column.name);
+    else unchanged++;
+  }
+  const kept = list.items.filter((i): i is YAMLMap => isMap(i) && !seen.has(String(i.get('name')))).map((i) => String(i.get('name')));
+  if (added.length > 0) lines.push(`${added.length} column${added.length === 1 ? '' : 's'} added: ${added.join(', ')}`);
+  if (updated.length > 0) lines.push(`${updated.length} column${updated.length === 1 ? '' : 's'} updated: ${updated.join(', ')}`);
+  lines.push(`${unchanged} column${unchanged === 1 ? '' : 's'} unchanged`);
+  if (kept.length > 0) lines.push(`${kept.length} column${kept.length === 1 ? '' : 's'} kept that ${path.basename(options.source)} does not list (published ids are never dropped by an import): ${kept.join(', ')}`);
+  if (added.length > 0 || updated.length > 0) await commit(t.file, t.display, t.relative, 'catalogue-group', t.doc);
+  return { file: t.display, lines: lines.map((l) => `table "${options.table}": ${l}`) };
+}
+
+export async function importRegion(options: ImportOptions & { band: string; name?: string }): Promise<ImportReport> {
+  const region = await readRegion(options.source, options);
+  const t = await target(options, 'imaging-facility');
+  const bands = seqAt(t.doc, 'bands', t.display);
+  const band = findByName(bands, options.band);
+  if (!band) {
+    const names = bands.items.filter(isMap).map((b) => String(b.get('name'))).join(', ');
+    throw new RewriteError(`${t.display} has no band "${options.band}" (it has ${names || 'none'}); add the band first`);
+  }
+  const regions = band.get('regions', true);
+  if (!isSeq(regions)) throw new RewriteError(`${t.display}: band "${options.band}" has no regions list; fix the file first`);
+  const { skipped, dataFile, ...fields } = region;
+  const content = { ...(dataFile ? { file_name: dataFile } : {}), ...fields };
+  const existing = findByName(regions, region.name);
+  let line: string;
+  if (existing) {
+    for (const [key, value] of Object.entries(content)) existing.set(key, t.doc.createNode(value));
+    line = `region "${region.name}" updated from ${path.basename(options.source)}`;
+  } else {
+    const id = t.ids.ImagingRegion;
+    regions.items.push(t.doc.createNode({ id, ...content }));
+    line = `new region "${region.name}" with id ${id}`;
+  }
+  await commit(t.file, t.display, t.relative, 'imaging-facility', t.doc);
+  const cards = Object.keys(region.fits_header).length;
+  return {
+    file: t.display,
+    lines: [`band "${options.band}": ${line}: ${cards} header cards${skipped > 0 ? ` (${skipped} commentary or valueless card${skipped === 1 ? '' : 's'} left out)` : ''}, centre ${region.ra_c}, ${region.dec_c} ${region.unit} ${region.frame}`],
+  };
+}

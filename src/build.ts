@@ -83,7 +83,9 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
       return lines === 'all' || (lines !== undefined && (d.line === 0 || lines.has(d.line)));
     };
     diagnostics = diagnostics.filter((d) => d.severity === 'error' || isNew(d));
-    diagnostics.push(...comparePublishedIds(base.archive, assembled.archive));
+    // Every parsed file counts as present, valid or not: a broken file has its own errors and
+    // its ids have not gone anywhere.
+    diagnostics.push(...comparePublishedIds(base.archive, assemble(loaded.files, present).archive));
   }
   const failed = diagnostics.some((d) => d.severity === 'error');
   return { diagnostics, files: loaded.files, ...(failed ? {} : { archive: assembled.archive }) };

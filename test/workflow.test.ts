@@ -1,0 +1,48 @@
+// The pull-request workflow: it runs on changes to metadata/ or schemas/, and the commands it runs
+// work as written, in a repository laid out as actions/checkout leaves it.
+
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { expect, test } from 'vitest';
+import { PROJECT, cli, testdir } from './helpers.ts';
+
+const workflow = parse(readFileSync(path.join(PROJECT, '.github/workflows/metadata.yml'), 'utf8')) as {
+  on: { pull_request: { paths: string[] } };
+  jobs: { check: { steps: { run?: string; uses?: string; with?: Record<string, unknown> }[] } };
+};
+const steps = workflow.jobs.check.steps;
+const commands = steps.flatMap((s) => (s.run?.startsWith('node bin/archive-schema.js ') ? [s.run] : []));
+
+test('runs on pull requests that touch the metadata or its schemas, with the base branch fetched', () => {
+  expect(workflow.on.pull_request.paths).toEqual(['metadata/**', 'schemas/**']);
+  expect(steps.find((s) => s.uses?.startsWith('actions/checkout@'))?.with).toEqual({ 'fetch-depth': 0 });
+  expect(steps.map((s) => s.run).filter(Boolean)).toEqual(['npm ci', ...commands]);
+  expect(commands.map((c) => c.split(' ')[2])).toEqual(['check', 'fmt']);
+});
+
+/** The arguments of a step's command, with the base branch GitHub would substitute. */
+const argv = (command: string) =>
+  command
+    .replace('node bin/archive-schema.js ', '')
+    .replaceAll('${{ github.base_ref }}', 'main')
+    .split(' ')
+    .map((a) => a.replace(/^"(.*)"$/, '$1'));
+
+test('its commands pass on an unchanged pull request and annotate a broken one', async () => {
+  const dir = await testdir();
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
+  git('init', '-q', '-b', 'main');
+  git('add', '.');
+  git('-c', 'user.name=C', '-c', 'user.email=c@example.org', 'commit', '-q', '-m', 'base');
+  git('update-ref', 'refs/remotes/origin/main', 'HEAD');
+  for (const command of commands) expect(await cli(argv(command), dir), command).toEqual({ code: 0, stdout: '', stderr: '' });
+
+  await writeFile(path.join(dir, 'metadata/gamma/survey.yaml'), "id: 3\nname: gamma\npretty_name: G\ntitle: G\ndescription: ''\npi: P\ncontact: {name: A, email: a@example.org}\nwebsite: https://g.example.org/\nactive: maybe\n");
+  const [checkCommand = ''] = commands;
+  const result = await cli(argv(checkCommand), dir);
+  expect(result.code).toBe(1);
+  expect(result.stdout).toBe('::error title=schema/type,file=metadata/gamma/survey.yaml,line=9,col=9::active must be true or false, found the string "maybe"\n');
+});

@@ -3,7 +3,7 @@
 // imaging region. Existing ids are kept, new items get the next free ids, and nothing is written
 // unless the result is valid. Timestamps are `stamp`'s job.
 
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { isMap, isSeq } from 'yaml';
@@ -219,6 +219,13 @@ async function target(options: ImportOptions, kind: FileKind) {
   if (relative.startsWith('..') || 'problem' in placed || placed.kind !== kind) {
     const wanted = kind === 'catalogue-group' ? 'a catalogue group file (<survey>/<release>/catalogues/<group>.yaml)' : 'an imaging facility file (<survey>/<release>/imaging/<facility>.yaml)';
     throw new RewriteError(`--into ${options.into} is not ${wanted} under ${options.metadataDir}`);
+  }
+  const parts = relative.replace(/\.yaml$/, '').split('/');
+  try {
+    await access(file);
+  } catch {
+    const what = kind === 'catalogue-group' ? 'group' : 'facility';
+    throw new RewriteError(`there is no ${display}; create it first with: archive-schema new ${what} ${parts[0]}/${parts[1]}/${parts[3]}`);
   }
   const { doc } = await readForRewrite(file, display);
   const loaded = await loadMetadata(root, { displayRoot: options.displayRoot });

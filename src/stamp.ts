@@ -88,16 +88,24 @@ export async function stamp(options: StampOptions): Promise<StampChange[]> {
     for (const [key, value] of Object.entries(values)) setInOrder(map as YAMLMap, key, value, order[kind], entry.doc);
     entry.notes.push(note);
   };
-  const visit = (file: MetadataFile, pointer: PathSegment[], kind: NodeKind | 'release', key: string, node: NodeYaml | ReleaseYaml, label: string) => {
+  /** Returns whether the node is new since the base. */
+  const visit = (file: MetadataFile, pointer: PathSegment[], kind: NodeKind | 'release', key: string, node: NodeYaml | ReleaseYaml, label: string, parentIsNew = false): boolean => {
     const known = base.get(key);
+    if (!known && parentIsNew) {
+      // Inside a node that is itself new, inheriting its timestamps is right.
+      return true;
+    }
     if (!known) {
       const values: Record<string, string> = {};
       if (node.created === undefined) values.created = options.now;
       if (node.updated === undefined) values.updated = options.now;
       if (Object.keys(values).length > 0) edit(file, pointer, kind, values, `${Object.keys(values).join(' and ')} on new ${label}`);
-    } else if (known.content !== ownContent(kind, node) && known.updated === node.updated) {
+      return true;
+    }
+    if (known.content !== ownContent(kind, node) && known.updated === node.updated) {
       edit(file, pointer, kind, { updated: options.now }, `updated on ${label}`);
     }
+    return false;
   };
   for (const file of loaded.files) {
     if (file.kind !== 'release') continue;
@@ -108,14 +116,14 @@ export async function stamp(options: StampOptions): Promise<StampChange[]> {
   for (const file of loaded.files) {
     if (file.kind !== 'catalogue-group' && file.kind !== 'imaging-facility') continue;
     const rootKind: NodeKind = file.kind === 'catalogue-group' ? 'CatalogueGroup' : 'ImagingFacility';
-    const walk = (kind: NodeKind, node: NodeYaml, pointer: PathSegment[]) => {
+    const walk = (kind: NodeKind, node: NodeYaml, pointer: PathSegment[], parentIsNew: boolean) => {
       if (typeof node !== 'object' || node === null || typeof node.id !== 'number') return;
-      visit(file, pointer, kind, `${kind}:${node.id}`, node, `${NODE_KIND_WORDS[kind]} "${node.name}" (id ${node.id})`);
+      const isNew = visit(file, pointer, kind, `${kind}:${node.id}`, node, `${NODE_KIND_WORDS[kind]} "${node.name}" (id ${node.id})`, parentIsNew);
       const children = CHILDREN[kind];
       const list = children ? (node as unknown as Record<string, unknown>)[children.key] : undefined;
-      if (children && Array.isArray(list)) list.forEach((child, i) => walk(children.kind, child as NodeYaml, [...pointer, children.key, i]));
+      if (children && Array.isArray(list)) list.forEach((child, i) => walk(children.kind, child as NodeYaml, [...pointer, children.key, i], isNew));
     };
-    walk(rootKind, file.data as NodeYaml, []);
+    walk(rootKind, file.data as NodeYaml, [], false);
   }
   for (const [file, { doc, notes }] of edits) {
     const text = printCanonical(doc, file.kind, file.display);

@@ -48,6 +48,13 @@ describe('stamp', () => {
     expect((await cli(['check'], dir)).code).toBe(0);
   });
 
+  test('inside a new node, new children inherit its timestamps', async () => {
+    const dir = await repo();
+    await edit(dir, GROUP, (t) => t.replace('tables:\n', 'tables:\n  - id: 209\n    name: SpecAll\n    columns:\n      - id: 2090\n        name: CATAID\n      - id: 2091\n        name: Z\n'));
+    const result = await cli(['stamp', '--now', '2026-11-22T06:00:00Z'], dir);
+    expect(result.stdout).toBe(`${GROUP}: created and updated on new catalogue table "SpecAll" (id 209)\nStamped 1 node in 1 file with 2026-11-22T06:00:00Z.\n`);
+  });
+
   test('running it twice changes nothing the second time', async () => {
     const dir = await repo();
     await edit(dir, GROUP, (t) => t.replace('description: Unique ID', 'description: Unique GAMA ID'));

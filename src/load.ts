@@ -4,6 +4,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
+import { load as loadYaml } from 'js-yaml';
 import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, Node as YamlNode, Pair } from 'yaml';
 import type { Diagnostic } from './diagnostics.ts';
@@ -133,7 +134,7 @@ export function parseMetadata(entries: readonly { relative: string; text: string
       diagnostics.push({ file: shown, line: 0, col: 0, severity: 'error', rule: 'layout/unexpected-file', message: placed.problem });
       continue;
     }
-    const parsed = parseFile(shown, text);
+    const parsed = parseFileFast(shown, text);
     diagnostics.push(...parsed.diagnostics);
     if (parsed.file) files.push({ ...parsed.file, relative, kind: placed.kind, placement: placed.placement });
     else unparsed.push(relative);
@@ -146,6 +147,38 @@ function toDisplay(relativePath: string): string {
 }
 
 type ParsedFile = Pick<MetadataFile, 'display' | 'data' | 'locate' | 'source' | 'text'>;
+
+/**
+ * Parses one YAML text the fast way: js-yaml builds the data, and the position-keeping parser
+ * runs only if something asks where a value is (a problem to report), or if js-yaml fails (to
+ * report the syntax error where it is). Aliases take the slow path too, which bounds them.
+ */
+export function parseFileFast(display: string, text: string): { file?: ParsedFile; diagnostics: Diagnostic[] } {
+  let data: unknown;
+  try {
+    data = loadYaml(text, { maxAliases: 0 });
+  } catch {
+    return parseFile(display, text);
+  }
+  // Both parsers agree on every text js-yaml accepts (a test holds them to it), except that an
+  // empty document is an error for js-yaml and null for YAML; the slow path took that one.
+  let slow: ParsedFile | undefined;
+  const positions = (): ParsedFile => {
+    slow ??= parseFile(display, text).file;
+    if (!slow) throw new Error(`${display}: js-yaml read this file but yaml cannot; please report it`);
+    return slow;
+  };
+  return {
+    file: {
+      display,
+      data,
+      text,
+      locate: (pointer, where) => positions().locate(pointer, where),
+      source: (pointer) => positions().source(pointer),
+    },
+    diagnostics: [],
+  };
+}
 
 /** Parses one YAML text; syntax problems come back as diagnostics with their positions. */
 export function parseFile(display: string, text: string): { file?: ParsedFile; diagnostics: Diagnostic[] } {

@@ -34,21 +34,18 @@ function escapeText(text: string): string {
   return text.replace(/[&<>]/g, (c) => ESCAPES[c] ?? c);
 }
 
+// A JSON string token that is an http(s) address and nothing else. In indented JSON every string
+// token starts after white space, "[", ":" or ","; a quote inside a string is escaped (\") and so
+// follows a backslash, and no address character is a quote, backslash or space.
+const LINK = /(?<=[\s[:,])"(https?:\/\/[^"\\\s]+)"/g;
+
 /**
  * Escapes the JSON text and turns every string value that is an http(s) address into a link.
  * Curator HTML inside the data stays text: it is escaped before anything else happens.
  */
 export function linkedJson(pretty: string): string {
-  return pretty
-    .split(/("(?:[^"\\]|\\.)*")/)
-    .map((part, index) => {
-      if (index % 2 === 1 && /^"https?:\/\/[^"\\\s]+"$/.test(part)) {
-        const url = escapeHtml(part.slice(1, -1));
-        return `"<a href="${url}" rel="nofollow">${url}</a>"`;
-      }
-      return escapeText(part);
-    })
-    .join('');
+  const escaped = escapeText(pretty);
+  return escaped.includes('"http') ? escaped.replace(LINK, '"<a href="$1" rel="nofollow">$1</a>"') : escaped;
 }
 
 const STYLE = `body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#222;background:#fafafa}
@@ -70,6 +67,12 @@ function withFormat(target: string, format: string): string {
 }
 
 export function renderBrowsable(page: BrowsablePage): string {
+  const [head, tail] = browsableFrame(page);
+  return `${head}${linkedJson(page.pretty)}${tail}`;
+}
+
+/** The page around its JSON: what comes before the escaped, linked JSON text, and after it. */
+export function browsableFrame(page: Omit<BrowsablePage, 'pretty'>): [string, string] {
   const name = VIEW_NAMES[page.view];
   // The list needs a data_type; the crumb opens the catalogues listing.
   const listLink = `<a href="/api/schema/?data_type=catalogues&amp;format=api">${VIEW_NAMES.list}</a>`;
@@ -96,9 +99,11 @@ export function renderBrowsable(page: BrowsablePage): string {
 <b>Content-Type:</b> application/json
 <b>Vary:</b> Accept
 </span>
-${linkedJson(page.pretty)}</pre>
+${BODY}</pre>
 </main>
 </body>
 </html>
-`;
+`.split(BODY) as [string, string];
 }
+
+const BODY = '\u0000body\u0000';

@@ -1,19 +1,29 @@
-// The orchestrator: load → validate → assemble → rules → transform → write, reading like the
-// pipeline. Problems in the metadata come back as diagnostics; trouble that is not the
-// metadata's fault (a missing folder, an unwritable disk, a bad option) is thrown.
+// The orchestrator, reading like the pipeline: read → digest each file (parse, validate, render
+// its fragment; from the cache when unchanged) → assemble → rules → plan → write. Problems in the
+// metadata come back as diagnostics; trouble that is not the metadata's fault (a missing folder,
+// an unwritable disk, a bad option) is thrown. `reference: true` takes the straightforward path
+// instead (position-keeping parser, whole objects serialised, everything written), which the fast
+// path must match byte for byte.
 
 import path from 'node:path';
+import { noCache, openCache, pipelineFingerprint, digestKey } from './cache.ts';
+import type { Cache } from './cache.ts';
 import type { Diagnostic } from './diagnostics.ts';
+import { digest } from './digest.ts';
+import type { Digest, Fragment } from './digest.ts';
 import { archiveAt, changedLines, comparePublishedIds } from './history.ts';
-import { loadMetadata } from './load.ts';
+import { classify, parseFile, readMetadataTexts } from './load.ts';
 import type { MetadataFile } from './load.ts';
+import { digestAll } from './pool.ts';
+import { SpliceError, planOutputs, plansOf } from './render.ts';
+import type { Plan } from './render.ts';
 import { checkRules } from './rules.ts';
-import { transform } from './transform.ts';
-import type { OutputFiles } from './transform.ts';
+import { fixedOutputs, transform } from './transform.ts';
 import { assemble } from './tree.ts';
 import type { Archive } from './tree.ts';
 import { compileValidators, validateFiles } from './validate.ts';
-import { assertReplaceable, writeOutputs } from './write.ts';
+import { assertReplaceable, writePlans } from './write.ts';
+import type { WriteStats } from './write.ts';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -49,6 +59,9 @@ export function normaliseBaseUrl(text: string): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
+/** Progress of long work, for a terminal: which stage, and how far through it. */
+export type Progress = (stage: 'reading' | 'checking' | 'writing', done: number, total: number) => void;
+
 export interface CheckOptions {
   metadataDir: string;
   /** Folder that reported paths are relative to. */
@@ -58,26 +71,117 @@ export interface CheckOptions {
    * warnings are reported only on lines changed since it.
    */
   base?: string;
+  /** Where digests are kept between runs; undefined: nowhere (always cold). */
+  cacheDir?: string;
+  /** Worker threads for the per-file stage; 0 does it in this thread. */
+  workers?: number;
+  onProgress?: Progress;
+  /** The straightforward path, for comparison: no cache, no splicing. */
+  reference?: boolean;
 }
 
 export interface CheckResult {
+  /** Milliseconds spent in each stage, for the benchmark. */
+  timings: Record<string, number>;
   diagnostics: Diagnostic[];
   files: MetadataFile[];
   /** Present when no error was found. */
   archive?: Archive;
+  /** Each group's and facility's rendered text, by metadata-relative path. */
+  fragments: Map<string, Fragment>;
+  cache: { hits: number; misses: number };
+}
+
+/** A digested file as the later stages see it: its data, and positions found on demand. */
+function fileOf(d: Digest, text: string, display: string): MetadataFile {
+  let parsed: MetadataFile | undefined;
+  const positions = () => {
+    if (!parsed) {
+      const file = parseFile(display, text).file;
+      if (!file) throw new Error(`${display}: cannot locate a position in a file that does not parse`);
+      parsed = { ...file, relative: d.relative, kind: d.kind, placement: d.placement };
+    }
+    return parsed;
+  };
+  return {
+    display,
+    relative: d.relative,
+    kind: d.kind,
+    placement: d.placement,
+    data: d.data,
+    text,
+    locate: (pointer, where) => positions().locate(pointer, where),
+    source: (pointer) => positions().source(pointer),
+  };
 }
 
 /** Everything but the output: every problem in every file, in one run. */
 export async function check(options: CheckOptions): Promise<CheckResult> {
-  const loaded = await loadMetadata(options.metadataDir, { displayRoot: options.displayRoot });
-  const validated = validateFiles(loaded.files, compileValidators());
-  const present = new Set([...loaded.files.map((f) => f.relative), ...loaded.unparsed]);
-  const assembled = assemble(validated.valid, present);
-  const ruled = checkRules(assembled.archive, validated.valid);
-  let diagnostics = [...loaded.diagnostics, ...validated.diagnostics, ...assembled.diagnostics, ...ruled];
+  if (options.reference) return checkReference(options);
+  const clock = stopwatch();
+  const { entries, display } = await readMetadataTexts(options.metadataDir, { displayRoot: options.displayRoot });
+  clock.lap('read');
+  const cache = options.cacheDir ? openCache(options.cacheDir) : noCache();
+  const fingerprint = pipelineFingerprint();
+  const diagnostics: Diagnostic[] = [];
+  const jobs: { relative: string; text: string; key: string }[] = [];
+  for (const { relative, text } of entries) {
+    const placed = classify(relative);
+    if ('problem' in placed) {
+      diagnostics.push({ file: display(relative), line: 0, col: 0, severity: 'error', rule: 'layout/unexpected-file', message: placed.problem });
+      continue;
+    }
+    jobs.push({ relative, text, key: digestKey(fingerprint, relative, text) });
+  }
+  const digests = await digestAll(jobs, cache, {
+    workers: options.workers ?? 0,
+    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  cache.prune(new Set(jobs.map((j) => j.key)));
+  clock.lap('digest');
+
+  const texts = new Map(entries.map((e) => [e.relative, e.text]));
+  const parsed: MetadataFile[] = [];
+  const valid: MetadataFile[] = [];
+  const fragments = new Map<string, Fragment>();
+  for (const d of digests) {
+    const shown = display(d.relative);
+    diagnostics.push(...d.diagnostics.map((x) => ({ ...x, file: shown })));
+    if (d.data === undefined) continue;
+    const file = fileOf(d, texts.get(d.relative) ?? '', shown);
+    parsed.push(file);
+    if (d.valid) valid.push(file);
+    if (d.fragment) fragments.set(d.relative, d.fragment);
+  }
+  const unparsed = digests.filter((d) => d.data === undefined).map((d) => d.relative);
+  const result = await finishCheck(options, diagnostics, parsed, valid, unparsed);
+  clock.lap('rules');
+  return { ...result, fragments, cache: { hits: cache.hits, misses: cache.misses }, timings: clock.laps };
+}
+
+function stopwatch() {
+  let last = performance.now();
+  const laps: Record<string, number> = {};
+  return {
+    laps,
+    lap(name: string) {
+      const now = performance.now();
+      laps[name] = Math.round(now - last);
+      last = now;
+    },
+  };
+}
+
+/** The checks across files, shared by both paths. */
+async function finishCheck(options: CheckOptions, found: Diagnostic[], parsed: MetadataFile[], valid: MetadataFile[], unparsed: string[]) {
+  const present = new Set([...parsed.map((f) => f.relative), ...unparsed]);
+  const assembled = assemble(valid, present);
+  const ruled = checkRules(assembled.archive, valid);
+  let diagnostics = [...found, ...assembled.diagnostics, ...ruled];
   if (options.base) {
     const base = await archiveAt(options.base, options.metadataDir);
-    const changed = changedLines(loaded.files, base.texts);
+    const changed = changedLines(parsed, base.texts);
     const isNew = (d: Diagnostic) => {
       const lines = changed.get(d.file);
       return lines === 'all' || (lines !== undefined && (d.line === 0 || lines.has(d.line)));
@@ -85,10 +189,31 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     diagnostics = diagnostics.filter((d) => d.severity === 'error' || isNew(d));
     // Every parsed file counts as present, valid or not: a broken file has its own errors and
     // its ids have not gone anywhere.
-    diagnostics.push(...comparePublishedIds(base.archive, assemble(loaded.files, present).archive));
+    diagnostics.push(...comparePublishedIds(base.archive, assemble(parsed, present).archive));
   }
   const failed = diagnostics.some((d) => d.severity === 'error');
-  return { diagnostics, files: loaded.files, ...(failed ? {} : { archive: assembled.archive }) };
+  return { diagnostics, files: parsed, ...(failed ? {} : { archive: assembled.archive }) };
+}
+
+async function checkReference(options: CheckOptions): Promise<CheckResult> {
+  const { entries, display } = await readMetadataTexts(options.metadataDir, { displayRoot: options.displayRoot });
+  const diagnostics: Diagnostic[] = [];
+  const files: MetadataFile[] = [];
+  const unparsed: string[] = [];
+  for (const { relative, text } of entries) {
+    const placed = classify(relative);
+    if ('problem' in placed) {
+      diagnostics.push({ file: display(relative), line: 0, col: 0, severity: 'error', rule: 'layout/unexpected-file', message: placed.problem });
+      continue;
+    }
+    const parsed = parseFile(display(relative), text);
+    diagnostics.push(...parsed.diagnostics);
+    if (parsed.file) files.push({ ...parsed.file, relative, kind: placed.kind, placement: placed.placement });
+    else unparsed.push(relative);
+  }
+  const validated = validateFiles(files, compileValidators());
+  const result = await finishCheck(options, [...diagnostics, ...validated.diagnostics], files, validated.valid, unparsed);
+  return { ...result, fragments: new Map(), cache: { hits: 0, misses: 0 }, timings: {} };
 }
 
 export interface BuildOptions extends CheckOptions {
@@ -97,8 +222,8 @@ export interface BuildOptions extends CheckOptions {
 }
 
 export interface BuildResult extends CheckResult {
-  /** The files written, when the build succeeded. */
-  outputs?: OutputFiles;
+  /** What was written, when the build succeeded. */
+  output?: { files: number; stats: WriteStats };
 }
 
 /** Refuses an output folder that would swallow the sources. */
@@ -115,8 +240,30 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   assertSafeOutDir(options.outDir, options.metadataDir);
   await assertReplaceable(options.outDir);
   const checked = await check(options);
-  if (!checked.archive) return checked;
-  const outputs = transform(checked.archive, { baseUrl: normaliseBaseUrl(options.baseUrl) });
-  await writeOutputs(outputs, options.outDir);
-  return { ...checked, outputs };
+  const archive = checked.archive;
+  if (!archive) return checked;
+  const clock = stopwatch();
+  const transformOptions = { baseUrl: normaliseBaseUrl(options.baseUrl) };
+  let plans: Plan[];
+  if (options.reference) {
+    plans = plansOf(transform(archive, transformOptions));
+  } else {
+    try {
+      plans = [...planOutputs(archive, checked.fragments, transformOptions), ...plansOf(fixedOutputs(archive))];
+    } catch (error) {
+      if (!(error instanceof SpliceError)) throw error;
+      // The data held a NUL character where a placeholder would be: build the slow way.
+      return build({ ...options, reference: true });
+    }
+  }
+  clock.lap('plan');
+  const cache: Cache = options.cacheDir && !options.reference ? openCache(options.cacheDir) : noCache();
+  const onFile = options.onProgress;
+  const { manifest, stats } = await writePlans(plans, options.outDir, {
+    ...(cache.manifest(options.outDir) ? { previous: cache.manifest(options.outDir) } : {}),
+    ...(onFile ? { onFile: (done: number, total: number) => onFile('writing', done, total) } : {}),
+  });
+  cache.saveManifest(options.outDir, manifest);
+  clock.lap('write');
+  return { ...checked, timings: { ...checked.timings, ...clock.laps }, output: { files: plans.length, stats } };
 }

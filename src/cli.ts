@@ -5,6 +5,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { UsageError, build, check, resolveBaseUrl } from './build.ts';
+import type { Progress } from './build.ts';
+import { defaultWorkers } from './pool.ts';
 import { countBySeverity, formatGithub, formatJson, formatReport, strictly } from './diagnostics.ts';
 import { formatMetadata } from './format.ts';
 import { HistoryError } from './history.ts';
@@ -28,6 +30,46 @@ export interface Io {
   cwd: string;
   /** Called with the running server; the CLI resolves when it is closed. */
   onServe?: (server: RunningServer) => void;
+  /** Whether stderr is a terminal, where long work may show its progress. */
+  progress?: boolean;
+}
+
+/** The cache lives with the dependencies, which Netlify keeps between builds. */
+export const DEFAULT_CACHE_DIR = 'node_modules/.cache/archive-schema';
+
+interface PipelineOptions {
+  cacheDir?: string;
+  cache?: boolean;
+  workers?: number;
+  reference?: boolean;
+}
+
+function parseCount(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
+  return Number(value);
+}
+
+/**
+ * One line that updates in place on a terminal ("reading 120/466 files"), at most ten times a
+ * second, and is cleared when the work ends. Without a terminal nothing is shown.
+ */
+function progressLine(write: (text: string) => void): { update: Progress; end: () => void } {
+  let last = 0;
+  let shown = false;
+  const words = { reading: 'files read and checked', checking: 'files checked', writing: 'outputs written' } as const;
+  return {
+    update(stage, done, total) {
+      const now = Date.now();
+      if (done < total && now - last < 100) return;
+      last = now;
+      shown = true;
+      write(`\r\x1b[2K${done}/${total} ${words[stage]}`);
+    },
+    end() {
+      if (shown) write('\r\x1b[2K');
+      shown = false;
+    },
+  };
 }
 
 function parsePort(value: string): number {
@@ -49,6 +91,14 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .showHelpAfterError('(run archive-schema --help for usage)');
 
   const resolve = (p: string) => path.resolve(io.cwd, p);
+  const progress = io.progress ? progressLine(io.stderr) : undefined;
+  const endProgress = () => progress?.end();
+  const pipeline = (opts: PipelineOptions) => ({
+    ...(opts.cache === false || opts.reference ? {} : { cacheDir: resolve(opts.cacheDir ?? DEFAULT_CACHE_DIR) }),
+    workers: opts.workers ?? defaultWorkers(),
+    ...(opts.reference ? { reference: true } : {}),
+    ...(progress ? { onProgress: progress.update } : {}),
+  });
 
   program
     .command('check')
@@ -58,8 +108,13 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--strict', 'treat warnings as errors')
     .option('--quiet', 'report errors only')
     .option('--base <rev>', 'git revision to compare with (e.g. origin/main): published ids must keep their meaning, and warnings are reported only on changed lines')
-    .action(async (opts: { metadata: string; format: 'text' | 'github' | 'json'; strict?: boolean; quiet?: boolean; base?: string }) => {
-      const result = await check({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, ...(opts.base ? { base: opts.base } : {}) });
+    .option('--cache-dir <dir>', 'where to keep the build cache', DEFAULT_CACHE_DIR)
+    .option('--no-cache', 'neither read nor write the cache')
+    .option('--workers <n>', 'worker threads for parsing (default: one per core)', parseCount)
+    .option('--reference', 'take the straightforward slow path')
+    .action(async (opts: { metadata: string; format: 'text' | 'github' | 'json'; strict?: boolean; quiet?: boolean; base?: string } & PipelineOptions) => {
+      const result = await check({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, ...(opts.base ? { base: opts.base } : {}), ...pipeline(opts) });
+      endProgress();
       let diagnostics = opts.strict ? strictly(result.diagnostics) : result.diagnostics;
       if (opts.quiet) diagnostics = diagnostics.filter((d) => d.severity === 'error');
       const { errors } = countBySeverity(diagnostics);
@@ -81,22 +136,33 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .addOption(
       new Option('--base-url <url>', 'absolute URL the site is served from (default: Netlify\'s URL for the deploy, else http://localhost:8080)'),
     )
-    .action(async (opts: { metadata: string; out: string; baseUrl?: string }) => {
+    .option('--cache-dir <dir>', 'where to keep the build cache', DEFAULT_CACHE_DIR)
+    .option('--no-cache', 'build cold: neither read nor write the cache')
+    .option('--workers <n>', 'worker threads for parsing and rendering (default: one per core)', parseCount)
+    .option('--reference', 'take the straightforward slow path (no cache, no splicing), to compare outputs')
+    .action(async (opts: { metadata: string; out: string; baseUrl?: string } & PipelineOptions) => {
       const started = Date.now();
       const baseUrl = resolveBaseUrl(opts.baseUrl, io.env);
-      const result = await build({ metadataDir: resolve(opts.metadata), outDir: resolve(opts.out), baseUrl, displayRoot: io.cwd });
-      if (!result.outputs) {
+      const result = await build({ metadataDir: resolve(opts.metadata), outDir: resolve(opts.out), baseUrl, displayRoot: io.cwd, ...pipeline(opts) });
+      endProgress();
+      if (!result.output) {
         io.stderr(formatReport(result.diagnostics, `Nothing was written; ${opts.out} was left as it was.`));
         setExit(EXIT.invalid);
         return;
       }
-      let bytes = 0;
-      for (const text of result.outputs.values()) bytes += Buffer.byteLength(text);
+      const { stats, files } = result.output;
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       const { warnings } = countBySeverity(result.diagnostics);
       // Warnings do not stop a build; `check` lists them.
       const note = warnings > 0 ? ` ${warnings} warning${warnings === 1 ? '' : 's'}: \`npm run check\` lists them.` : '';
-      io.stdout(`Built ${result.outputs.size} files (${sizeText(bytes)}) from ${result.files.length} metadata files into ${opts.out} for ${baseUrl} in ${seconds} s.${note}\n`);
+      // Reused: the same bytes as another response (ifs and spectra share the catalogues text) or
+      // as the previous build, hard-linked instead of written.
+      const reused = stats.linked > 0 ? `, ${stats.linked} reused` : '';
+      const cached = result.cache.hits > 0 ? ` (${result.cache.hits} read from the cache)` : '';
+      io.stdout(
+        `Built ${files} files (${stats.written} written${reused}, ${sizeText(stats.bytes)}) from ${result.files.length} metadata files${cached} into ${opts.out} for ${baseUrl} in ${seconds} s.${note}\n`,
+      );
+      if (io.env.ARCHIVE_SCHEMA_TIMINGS) io.stderr(`${JSON.stringify(result.timings)}\n`);
       setExit(EXIT.ok);
     });
 
@@ -299,6 +365,8 @@ export async function main(): Promise<void> {
     stderr: (text) => process.stderr.write(text),
     env: process.env,
     cwd: process.cwd(),
+    // Progress only where a person watches: a terminal, and not in CI.
+    progress: Boolean(process.stderr.isTTY) && !process.env.CI,
     onServe: (server) => {
       running = server;
     },

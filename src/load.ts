@@ -90,15 +90,22 @@ export function classify(relative: string): { kind: FileKind; placement: Placeme
   return { problem: `unexpected file in the metadata tree; ${LAYOUT_HELP}` };
 }
 
-export async function loadMetadata(metadataDir: string, options: LoadOptions = {}): Promise<LoadResult> {
+export interface MetadataTexts {
+  entries: { relative: string; text: string }[];
+  /** How a metadata-relative path is shown. */
+  display: (relative: string) => string;
+}
+
+/** Every .yaml and .yml file under the metadata folder, in a stable order, with its text. */
+export async function readMetadataTexts(metadataDir: string, options: LoadOptions = {}): Promise<MetadataTexts> {
   const root = path.resolve(metadataDir);
   const displayRoot = path.resolve(options.displayRoot ?? path.dirname(root));
   const shown = toDisplay(path.relative(displayRoot, root) || '.');
-  let entries: string[];
+  let names: string[];
   try {
     const info = await stat(root);
     if (!info.isDirectory()) throw new LoadError(`${shown} is not a folder; pass the metadata folder with --metadata`);
-    entries = await fg(['**/*.yaml', '**/*.yml'], { cwd: root, onlyFiles: true, followSymbolicLinks: false });
+    names = await fg(['**/*.yaml', '**/*.yml'], { cwd: root, onlyFiles: true, followSymbolicLinks: false });
   } catch (error) {
     if (error instanceof LoadError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
@@ -106,9 +113,9 @@ export async function loadMetadata(metadataDir: string, options: LoadOptions = {
     throw new LoadError(`cannot read metadata folder ${shown}: ${(error as Error).message}`);
   }
   // Sorted so that reports and outputs never depend on the order the file system lists files in.
-  entries.sort();
-  const texts = await Promise.all(
-    entries.map(async (relative) => {
+  names.sort();
+  const entries = await Promise.all(
+    names.map(async (relative) => {
       try {
         return { relative, text: await readFile(path.join(root, relative), 'utf8') };
       } catch (error) {
@@ -116,7 +123,12 @@ export async function loadMetadata(metadataDir: string, options: LoadOptions = {
       }
     }),
   );
-  return parseMetadata(texts, (relative) => toDisplay(path.relative(displayRoot, path.join(root, relative))));
+  return { entries, display: (relative) => toDisplay(path.relative(displayRoot, path.join(root, relative))) };
+}
+
+export async function loadMetadata(metadataDir: string, options: LoadOptions = {}): Promise<LoadResult> {
+  const { entries, display } = await readMetadataTexts(metadataDir, options);
+  return parseMetadata(entries, display);
 }
 
 /**

@@ -79,26 +79,28 @@ function nodeIdsAreUniquePerKind(nodes: readonly NodeVisit[], report: Report): v
 }
 
 function siblingNamesAreUnique(archive: Archive, nodes: readonly NodeVisit[], report: Report): void {
-  const check = (scope: string, file: MetadataFile, pointer: readonly PathSegment[], name: string, what: string, seen: Map<string, string>) => {
+  // Where the first of each name is, found only when a second one turns up.
+  const seen = new Map<string, { file: MetadataFile; pointer: readonly PathSegment[] }>();
+  const check = (scope: string, file: MetadataFile, pointer: readonly PathSegment[], name: string, what: string) => {
     const key = `${scope}\u0000${name}`;
     const previous = seen.get(key);
     if (previous !== undefined) {
-      report(file, [...pointer, 'name'], 'names/unique', `${what} name "${name}" is already used by a sibling (${previous}); names are unique within their parent`);
+      const where = `${previous.file.display}:${previous.file.locate([...previous.pointer, 'name']).line}`;
+      report(file, [...pointer, 'name'], 'names/unique', `${what} name "${name}" is already used by a sibling (${where}); names are unique within their parent`);
     } else {
-      seen.set(key, `${file.display}:${file.locate([...pointer, 'name']).line}`);
+      seen.set(key, { file, pointer });
     }
   };
-  const seen = new Map<string, string>();
   for (const survey of archive.surveys) {
-    check('surveys', survey.file, [], survey.data.name, 'survey', seen);
+    check('surveys', survey.file, [], survey.data.name, 'survey');
     for (const release of survey.releases) {
-      check(`releases of ${survey.data.id}`, release.file, [], release.data.name, 'release', seen);
+      check(`releases of ${survey.data.id}`, release.file, [], release.data.name, 'release');
     }
   }
   for (const n of nodes) {
     // A parent node, or for groups and facilities the release they belong to, scopes the name.
     const scope = n.parent ? `${n.parent.kind}:${n.parent.node.id}` : `${n.kind} in ${n.release.file.display}`;
-    check(scope, n.file, n.pointer, n.node.name, NODE_KIND_WORDS[n.kind], seen);
+    check(scope, n.file, n.pointer, n.node.name, NODE_KIND_WORDS[n.kind]);
   }
 }
 

@@ -128,7 +128,7 @@ function tableNode(t: TableYaml, parent: Inherited): ApiNode {
   return api;
 }
 
-function groupNode(g: GroupYaml): ApiNode {
+export function groupNode(g: GroupYaml): ApiNode {
   const api = node('CatalogueGroup', g, { created: '', updated: '' }, { tables: [] });
   api.tables = g.tables.map((t) => tableNode(t, inherited(api)));
   return api;
@@ -151,21 +151,31 @@ function bandNode(b: BandYaml, parent: Inherited, bandKey: string): ApiNode {
   return api;
 }
 
-function facilityNode(f: FacilityYaml, survey: string, release: string): ApiNode {
+export function facilityNode(f: FacilityYaml, survey: string, release: string): ApiNode {
   const api = node('ImagingFacility', f, { created: '', updated: '' }, { bands: [] });
   api.bands = f.bands.map((b) => bandNode(b, inherited(api), `${survey}.${release}.${f.name}.${b.name}`));
   return api;
 }
 
-/** A release's data, built once and shared by every output that shows it. */
-interface ReleaseParts {
+/**
+ * A release's data, built once and shared by every output that shows it. Its groups and
+ * facilities are whatever stands for them: the API objects themselves (the reference transform)
+ * or placeholders that the fast renderer replaces with pre-rendered text.
+ */
+interface ReleaseParts<T> {
   head: Omit<ApiRelease, 'type' | 'catalogues' | 'imaging' | 'ifs' | 'spectra'>;
-  catalogues: { groups: ApiNode[] } | null;
-  imaging: { facilities: ApiNode[] } | null;
+  catalogues: { groups: T[] } | null;
+  imaging: { facilities: T[] } | null;
 }
 
-function releaseParts(survey: SurveyEntry, release: ReleaseEntry): ReleaseParts {
+type ShownRelease<T> = Omit<ApiRelease, 'catalogues' | 'imaging'> & { catalogues: { groups: T[] } | null; imaging: { facilities: T[] } | null };
+
+/** What stands for each group and facility of a release. */
+export type ItemsOf<T> = (survey: SurveyEntry, release: ReleaseEntry) => { groups: T[]; facilities: T[] };
+
+function releaseParts<T>(survey: SurveyEntry, release: ReleaseEntry, itemsOf: ItemsOf<T>): ReleaseParts<T> {
   const r = release.data;
+  const { groups, facilities } = itemsOf(survey, release);
   return {
     head: {
       name: r.name,
@@ -176,11 +186,8 @@ function releaseParts(survey: SurveyEntry, release: ReleaseEntry): ReleaseParts 
       created: instant(r.created),
       updated: instant(r.updated),
     },
-    catalogues: release.groups.length > 0 ? { groups: release.groups.map((g) => groupNode(g.data)) } : null,
-    imaging:
-      release.facilities.length > 0
-        ? { facilities: release.facilities.map((f) => facilityNode(f.data, survey.data.name, r.name)) }
-        : null,
+    catalogues: groups.length > 0 ? { groups } : null,
+    imaging: facilities.length > 0 ? { facilities } : null,
   };
 }
 
@@ -190,9 +197,9 @@ function releaseParts(survey: SurveyEntry, release: ReleaseEntry): ReleaseParts 
  * catalogues of releases, as the original service did; their own objects stay null until their
  * shape is defined.
  */
-function releaseFor(parts: ReleaseParts, dataType: DataType | null): ApiRelease | undefined {
+function releaseFor<T>(parts: ReleaseParts<T>, dataType: DataType | null): ShownRelease<T> | undefined {
   const { catalogues, imaging } = parts;
-  const shown = (c: ReleaseParts['catalogues'], i: ReleaseParts['imaging']): ApiRelease => ({
+  const shown = (c: ReleaseParts<T>['catalogues'], i: ReleaseParts<T>['imaging']): ShownRelease<T> => ({
     ...parts.head,
     type: 'DataRelease',
     catalogues: c,
@@ -212,7 +219,7 @@ function releaseFor(parts: ReleaseParts, dataType: DataType | null): ApiRelease 
   }
 }
 
-function surveyFor(survey: SurveyEntry, releases: ApiRelease[], baseUrl: string, format: Format): ApiNode {
+function surveyFor(survey: SurveyEntry, releases: unknown[], baseUrl: string, format: Format): ApiNode {
   const s = survey.data;
   return {
     url: surveyUrl(baseUrl, s.id, format),
@@ -239,7 +246,7 @@ export function encodeJson(value: unknown): string {
   return JSON.stringify(value).replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
 }
 
-function prettyJson(value: unknown): string {
+export function prettyJson(value: unknown): string {
   return JSON.stringify(value, null, 4).replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
 }
 
@@ -250,25 +257,26 @@ function query(params: Record<string, string | null>): string {
 
 // ---- The outputs ---------------------------------------------------------------------------------------
 
-export function transform(archive: Archive, options: TransformOptions): OutputFiles {
-  const out: OutputFiles = new Map();
-  const parts = new Map(archive.surveys.map((s) => [s, s.releases.map((r) => releaseParts(s, r))]));
+/** One API response to write: where, for which request, and its value. */
+export interface OutputSpec {
+  path: string;
+  view: 'list' | 'detail';
+  /** The request it answers, as the browsable page shows it. */
+  target: string;
+  format: Format;
+  value: unknown;
+}
 
-  const emit = (path: string, view: 'list' | 'detail', target: string, value: unknown, format: Format) => {
-    if (format === 'api') {
-      out.set(path, renderBrowsable({ view, method: 'GET', target, status: 200, pretty: prettyJson(value) }));
-    } else {
-      out.set(path, encodeJson(value));
-    }
-  };
-
+/** Every response the data gives rise to: the listings, then each survey's routes. */
+export function* responses<T>(archive: Archive, itemsOf: ItemsOf<T>, options: TransformOptions): Generator<OutputSpec> {
+  const parts = new Map(archive.surveys.map((s) => [s, s.releases.map((r) => releaseParts(s, r, itemsOf))]));
   for (const dataType of DATA_TYPES) {
     for (const format of FORMATS) {
       const listing = archive.surveys.flatMap((survey) => {
         const releases = released(parts.get(survey) ?? [], dataType);
         return releases.length > 0 ? [surveyFor(survey, releases, options.baseUrl, format)] : [];
       });
-      emit(listFile(dataType, format), 'list', `${LIST_PATH}${query({ data_type: dataType, format })}`, listing, format);
+      yield { path: listFile(dataType, format), view: 'list', target: `${LIST_PATH}${query({ data_type: dataType, format })}`, format, value: listing };
     }
   }
   for (const survey of archive.surveys) {
@@ -279,11 +287,16 @@ export function transform(archive: Archive, options: TransformOptions): OutputFi
       // A survey with nothing of a data type has no file for it: the request answers 404.
       if (dataType !== null && releases.length === 0) continue;
       for (const format of FORMATS) {
-        const detail = surveyFor(survey, releases, options.baseUrl, format);
-        emit(detailFile(survey.data.id, dataType, format), 'detail', `${path}${query({ data_type: dataType, format })}`, detail, format);
+        const value = surveyFor(survey, releases, options.baseUrl, format);
+        yield { path: detailFile(survey.data.id, dataType, format), view: 'detail', target: `${path}${query({ data_type: dataType, format })}`, format, value };
       }
     }
   }
+}
+
+/** The files that do not depend on the catalogue and imaging data: fixed bodies, the front page. */
+export function fixedOutputs(archive: Archive): OutputFiles {
+  const out: OutputFiles = new Map();
   out.set(ERROR_FILES.required, BODIES.required);
   out.set(ERROR_FILES.invalid, BODIES.invalid);
   out.set(ERROR_FILES.notFound, BODIES.notFound);
@@ -294,7 +307,29 @@ export function transform(archive: Archive, options: TransformOptions): OutputFi
   return out;
 }
 
-function released(parts: readonly ReleaseParts[], dataType: DataType | null): ApiRelease[] {
+/**
+ * The reference transform: every response built as objects and serialised whole. The build's
+ * fast path (render.ts) must give the same bytes; tests and `build --reference` hold it to that.
+ */
+export function transform(archive: Archive, options: TransformOptions): OutputFiles {
+  const out: OutputFiles = new Map();
+  const itemsOf: ItemsOf<ApiNode> = (survey, release) => ({
+    groups: release.groups.map((g) => groupNode(g.data)),
+    facilities: release.facilities.map((f) => facilityNode(f.data, survey.data.name, release.data.name)),
+  });
+  for (const spec of responses(archive, itemsOf, options)) {
+    out.set(
+      spec.path,
+      spec.format === 'api'
+        ? renderBrowsable({ view: spec.view, method: 'GET', target: spec.target, status: 200, pretty: prettyJson(spec.value) })
+        : encodeJson(spec.value),
+    );
+  }
+  for (const [path, text] of fixedOutputs(archive)) out.set(path, text);
+  return out;
+}
+
+function released<T>(parts: readonly ReleaseParts<T>[], dataType: DataType | null): ShownRelease<T>[] {
   return parts.flatMap((p) => {
     const r = releaseFor(p, dataType);
     return r ? [r] : [];

@@ -13,7 +13,8 @@ let result: CheckResult;
 let archive: Archive;
 
 beforeAll(async () => {
-  result = await check({ metadataDir: path.join(PROJECT, 'metadata'), displayRoot: PROJECT });
+  // The reference path keeps every file's whole data, which these tests read.
+  result = await check({ metadataDir: path.join(PROJECT, 'metadata'), displayRoot: PROJECT, reference: true });
   if (!result.archive) throw new Error(JSON.stringify(result.diagnostics.slice(0, 5)));
   archive = result.archive;
 });

@@ -37,7 +37,7 @@ describe('size S', () => {
   beforeAll(async () => {
     files = generateArchive('S');
     dir = await writeTree(files);
-    result = await check({ metadataDir: dir });
+    result = await check({ metadataDir: dir, reference: true });
     if (!result.archive) throw new Error(JSON.stringify(result.diagnostics.slice(0, 5)));
     archive = result.archive;
   });

@@ -1,0 +1,16 @@
+// A worker thread of the build's per-file stage (pool.ts): digests each file it is sent.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import { noCache, openCache } from './cache.ts';
+import { digest } from './digest.ts';
+import type { Job } from './pool.ts';
+import { compileValidators } from './validate.ts';
+
+const validators = compileValidators();
+const { cacheDir } = workerData as { cacheDir?: string };
+const cache = cacheDir ? openCache(cacheDir) : noCache();
+parentPort?.on('message', (job: Job) => {
+  const result = digest(job.relative, job.text, job.key, validators);
+  cache.put(result);
+  parentPort?.postMessage(result);
+});

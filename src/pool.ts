@@ -1,0 +1,82 @@
+// Digests files, from the cache where it has them and in worker threads where there are cores to
+// spare: parsing and rendering are the build's heaviest work and each file's is independent.
+
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Progress } from './build.ts';
+import type { Cache } from './cache.ts';
+import { digest } from './digest.ts';
+import type { Digest } from './digest.ts';
+import { compileValidators } from './validate.ts';
+
+export interface Job {
+  relative: string;
+  text: string;
+  key: string;
+}
+
+/** Worker threads run compiled JavaScript; under a TypeScript test runner the work stays here. */
+const WORKER_SCRIPT = new URL('./digest-worker.js', import.meta.url);
+const CAN_FORK = import.meta.url.endsWith('.js');
+
+/** How many workers a build uses by default: one per core, at most four. */
+export function defaultWorkers(): number {
+  return CAN_FORK ? Math.min(4, Math.max(0, availableParallelism())) : 0;
+}
+
+export async function digestAll(jobs: readonly Job[], cache: Cache, options: { workers: number; cacheDir?: string; onProgress?: Progress }): Promise<Digest[]> {
+  const results: (Digest | undefined)[] = jobs.map((job) => cache.get(job.key));
+  const todo = jobs.map((job, index) => ({ job, index })).filter(({ index }) => !results[index]);
+  let done = jobs.length - todo.length;
+  const tick = () => options.onProgress?.('reading', ++done, jobs.length);
+  const workers = CAN_FORK ? Math.min(options.workers, Math.ceil(todo.length / 8)) : 0;
+  if (workers <= 1) {
+    const validators = compileValidators();
+    for (const { job, index } of todo) {
+      const result = digest(job.relative, job.text, job.key, validators);
+      cache.put(result);
+      results[index] = result;
+      tick();
+    }
+  } else {
+    // Workers store what they make in the cache themselves, in parallel.
+    await runWorkers(workers, todo, options.cacheDir, (index, result) => {
+      results[index] = result;
+      tick();
+    });
+  }
+  return results.map((r, i) => {
+    if (!r) throw new Error(`no digest for ${jobs[i]?.relative}`);
+    return r;
+  });
+}
+
+/** Deals the largest files out first, each to whichever worker is free, so no worker idles long. */
+function runWorkers(count: number, todo: { job: Job; index: number }[], cacheDir: string | undefined, deliver: (index: number, digest: Digest) => void): Promise<void> {
+  const queue = [...todo].sort((a, b) => b.job.text.length - a.job.text.length);
+  return new Promise((resolve, reject) => {
+    let running = count;
+    let failed = false;
+    for (let n = 0; n < count; n++) {
+      const worker = new Worker(WORKER_SCRIPT, { workerData: { cacheDir } });
+      let current: { job: Job; index: number } | undefined;
+      const next = () => {
+        current = queue.shift();
+        if (current) worker.postMessage(current.job);
+        else void worker.terminate();
+      };
+      worker.on('message', (result: Digest) => {
+        if (current) deliver(current.index, result);
+        next();
+      });
+      worker.on('error', (error) => {
+        failed = true;
+        reject(error);
+      });
+      worker.on('exit', () => {
+        if (--running === 0 && !failed) resolve();
+      });
+      next();
+    }
+  });
+}

@@ -14,9 +14,8 @@ export const STATUS_TEXT: Record<number, string> = {
 
 export interface BrowsablePage {
   view: View;
-  method: string;
-  /** Path and query as the request line shows them, e.g. `/api/schema/?data_type=imaging&format=api`. */
-  target: string;
+  /** The request the page answers; a page written to a file leaves it empty (see REQUEST). */
+  request?: { method: string; target: string };
   status: number;
   /** The response body as JSON indented by four spaces (what DRF's renderer shows). */
   pretty: string;
@@ -66,6 +65,22 @@ function withFormat(target: string, format: string): string {
   return `${path}?${params.toString()}`;
 }
 
+/**
+ * Where a page shows its request: the request line and the format links. A page written as a file
+ * answers several requests (the ifs and spectra listings share the catalogues listing's bytes, and
+ * parameters come in any order), so the file leaves this empty and the edge (edge.ts) fills it in
+ * with the request as made, as DRF shows it.
+ */
+export const REQUEST = '<!--request-->';
+
+/** What fills REQUEST for a request. */
+export function requestHtml(method: string, target: string): string {
+  return (
+    `<div class="formats">Formats:<a href="${escapeHtml(withFormat(target, 'json'))}">json</a><a href="${escapeHtml(withFormat(target, 'api'))}">api</a></div>\n` +
+    `<pre class="request"><b>${escapeHtml(method)}</b> ${escapeHtml(target)}</pre>`
+  );
+}
+
 export function renderBrowsable(page: BrowsablePage): string {
   const [head, tail] = browsableFrame(page);
   return `${head}${linkedJson(page.pretty)}${tail}`;
@@ -78,6 +93,7 @@ export function browsableFrame(page: Omit<BrowsablePage, 'pretty'>): [string, st
   const listLink = `<a href="/api/schema/?data_type=catalogues&amp;format=api">${VIEW_NAMES.list}</a>`;
   const crumbs = page.view === 'list' ? listLink : `${listLink} / ${escapeHtml(name)}`;
   const statusLine = `HTTP ${page.status} ${STATUS_TEXT[page.status] ?? ''}`.trimEnd();
+  const request = page.request ? requestHtml(page.request.method, page.request.target) : REQUEST;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -91,9 +107,8 @@ export function browsableFrame(page: Omit<BrowsablePage, 'pretty'>): [string, st
 <header>archive-schema API</header>
 <main>
 <nav class="crumbs">${crumbs}</nav>
-<div class="formats">Formats:<a href="${escapeHtml(withFormat(page.target, 'json'))}">json</a><a href="${escapeHtml(withFormat(page.target, 'api'))}">api</a></div>
 <h1>${escapeHtml(name)}</h1>
-<pre class="request"><b>${escapeHtml(page.method)}</b> ${escapeHtml(page.target)}</pre>
+${request}
 <pre class="response"><span class="meta"><b>${statusLine}</b>
 <b>Allow:</b> GET, HEAD, OPTIONS
 <b>Content-Type:</b> application/json

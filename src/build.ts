@@ -6,7 +6,8 @@
 // path must match byte for byte.
 
 import path from 'node:path';
-import { noCache, openCache, pipelineFingerprint, digestKey } from './cache.ts';
+import { rmSync } from 'node:fs';
+import { CacheError, digestKey, noCache, openCache, pipelineFingerprint } from './cache.ts';
 import type { Cache } from './cache.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import { digest } from './digest.ts';
@@ -237,6 +238,17 @@ export function assertSafeOutDir(outDir: string, metadataDir: string): void {
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
+  try {
+    return await buildOnce(options);
+  } catch (error) {
+    if (!(error instanceof CacheError) || !options.cacheDir) throw error;
+    // Part of an entry went missing under the build: start the cache afresh and build cold.
+    rmSync(options.cacheDir, { recursive: true, force: true });
+    return buildOnce(options);
+  }
+}
+
+async function buildOnce(options: BuildOptions): Promise<BuildResult> {
   assertSafeOutDir(options.outDir, options.metadataDir);
   await assertReplaceable(options.outDir);
   const checked = await check(options);
@@ -253,7 +265,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     } catch (error) {
       if (!(error instanceof SpliceError)) throw error;
       // The data held a NUL character where a placeholder would be: build the slow way.
-      return build({ ...options, reference: true });
+      return buildOnce({ ...options, reference: true });
     }
   }
   clock.lap('plan');
@@ -265,5 +277,5 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   });
   cache.saveManifest(options.outDir, manifest);
   clock.lap('write');
-  return { ...checked, timings: { ...checked.timings, ...clock.laps }, output: { files: plans.length, stats } };
+  return { ...checked, timings: { ...checked.timings, ...clock.laps, swap: stats.swapMs }, output: { files: plans.length, stats } };
 }

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import type { Digest } from './digest.ts';
+import type { Digest, Fragment } from './digest.ts';
 import type { Manifest } from './write.ts';
 
 /** Every file of the code (this module's folder) and of the schemas, and the runtime's version. */
@@ -27,11 +27,40 @@ export function pipelineFingerprint(): string {
   return hash.digest('hex');
 }
 
+export class CacheError extends Error {
+  override name = 'CacheError';
+}
+
+function lazyFragment(stub: Fragment, file: string): Fragment {
+  let texts: { compact: string; html: string } | undefined;
+  const load = () => {
+    if (!texts) {
+      try {
+        texts = deserialize(readFileSync(file)) as { compact: string; html: string };
+      } catch (error) {
+        throw new CacheError(`the build cache lost ${path.basename(file)} (${(error as Error).message}); build again with --no-cache`);
+      }
+    }
+    return texts;
+  };
+  return {
+    key: stub.key,
+    indent: stub.indent,
+    get compact() {
+      return load().compact;
+    },
+    get html() {
+      return load().html;
+    },
+  };
+}
+
 export function digestKey(fingerprint: string, relative: string, text: string): string {
   return createHash('sha256').update(fingerprint).update('\0').update(relative).update('\0').update(text).digest('hex');
 }
 
 export interface Cache {
+  /** The digest without its fragment's text, which is read only when something asks for it. */
   get(key: string): Digest | undefined;
   put(digest: Digest): void;
   /** Removes entries this build did not use, so the cache does not grow without bound. */
@@ -66,17 +95,28 @@ export function openCache(dir: string): Cache {
     hits: 0,
     misses: 0,
     get(key) {
+      let digest: Digest;
       try {
-        const digest = deserialize(readFileSync(path.join(digests, `${key}.v8`))) as Digest;
-        cache.hits++;
-        return digest;
+        digest = deserialize(readFileSync(path.join(digests, `${key}.v8`))) as Digest;
       } catch {
         cache.misses++;
         return undefined;
       }
+      // A rebuild after a small edit rewrites few responses; the large texts of the rest are
+      // never needed, so they are read on first use. A damaged or missing text fails the build
+      // then, with a message saying to build with --no-cache.
+      if (digest.fragment) digest.fragment = lazyFragment(digest.fragment, path.join(digests, `${key}.text.v8`));
+      cache.hits++;
+      return digest;
     },
     put(digest) {
-      save(path.join(digests, `${digest.key}.v8`), serialize(digest));
+      const { fragment, ...rest } = digest;
+      if (fragment) {
+        save(path.join(digests, `${digest.key}.text.v8`), serialize({ compact: fragment.compact, html: fragment.html }));
+        save(path.join(digests, `${digest.key}.v8`), serialize({ ...rest, fragment: { key: fragment.key, indent: fragment.indent, compact: '', html: '' } }));
+      } else {
+        save(path.join(digests, `${digest.key}.v8`), serialize(rest));
+      }
     },
     prune(used) {
       let names: string[];
@@ -86,7 +126,7 @@ export function openCache(dir: string): Cache {
         return;
       }
       for (const name of names) {
-        if (!used.has(name.replace(/\.v8$/, ''))) rmSync(path.join(digests, name), { force: true });
+        if (!used.has(name.replace(/(\.text)?\.v8$/, ''))) rmSync(path.join(digests, name), { force: true });
       }
     },
     manifest(outDir) {

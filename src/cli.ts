@@ -13,11 +13,9 @@ import { HistoryError } from './history.ts';
 import { LoadError } from './load.ts';
 import { RewriteError } from './rewrite.ts';
 import { renderNetlifyToml } from './routes.ts';
-import { importColumns, importRegion } from './import.ts';
 import { scaffold } from './scaffold.ts';
 import type { ScaffoldKind } from './scaffold.ts';
 import { nowInstant, stamp } from './stamp.ts';
-import { DEFAULT_HOST, DEFAULT_PORT, startServer } from './serve.ts';
 import type { RunningServer } from './serve.ts';
 import { WriteError } from './write.ts';
 
@@ -33,6 +31,11 @@ export interface Io {
   /** Whether stderr is a terminal, where long work may show its progress. */
   progress?: boolean;
 }
+
+// The server and the importers load heavy modules (Netlify's redirect engine is WebAssembly);
+// they are imported when their command runs, so every other command starts fast.
+const DEFAULT_PORT = 8080;
+const DEFAULT_HOST = '127.0.0.1';
 
 /** The cache lives with the dependencies, which Netlify keeps between builds. */
 export const DEFAULT_CACHE_DIR = 'node_modules/.cache/archive-schema';
@@ -174,6 +177,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--host <host>', 'address to listen on', DEFAULT_HOST)
     .option('--config <file>', 'netlify.toml to route with (default: the project\'s)')
     .action(async (opts: { dir: string; port: number; host: string; config?: string }) => {
+      const { startServer } = await import('./serve.ts');
       const server = await startServer({
         dir: resolve(opts.dir),
         port: opts.port,
@@ -250,6 +254,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--votable-table <name>', 'VOTable TABLE to read (default: the first)')
     .option('--metadata <dir>', 'metadata folder', 'metadata')
     .action(async (source: string, opts: { into: string; table: string; hdu?: number; votableTable?: string; metadata: string }) => {
+      const { importColumns } = await import('./import.ts');
       const report = await importColumns({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, source: resolve(source), ...opts });
       for (const line of report.lines) io.stdout(`${report.file}: ${line}\n`);
       io.stdout('Run `npm run stamp` to set created and updated, then `npm run check`.\n');
@@ -265,6 +270,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--hdu <n>', 'FITS HDU to read (default: the first image)', parseHdu)
     .option('--metadata <dir>', 'metadata folder', 'metadata')
     .action(async (source: string, opts: { into: string; band: string; name?: string; hdu?: number; metadata: string }) => {
+      const { importRegion } = await import('./import.ts');
       const report = await importRegion({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, source: resolve(source), ...opts });
       for (const line of report.lines) io.stdout(`${report.file}: ${line}\n`);
       io.stdout('Run `npm run stamp` to set created and updated, then `npm run check`.\n');

@@ -5,7 +5,7 @@
 // code, so the preview behaves as the deployed site does. It imports only from src/ and uses only
 // web-standard APIs, because Netlify's Deno runtime loads these files as they are.
 
-import { renderBrowsable } from './browsable.ts';
+import { REQUEST, renderBrowsable, requestHtml } from './browsable.ts';
 import { BODIES, lastParam, methodNotAllowedBody, optionsBody, requestFormat, viewOf } from './routes.ts';
 import type { View } from './routes.ts';
 
@@ -41,7 +41,7 @@ function answer(view: View | undefined, method: string, url: URL, status: number
     const pretty = JSON.stringify(JSON.parse(json), null, 4);
     // HEAD is answered as GET, Content-Length included, so the page shows the GET it stands for.
     const shown = method === 'HEAD' ? 'GET' : method;
-    const body = renderBrowsable({ view, method: shown, target: url.pathname + url.search, status, pretty });
+    const body = renderBrowsable({ view, request: { method: shown, target: url.pathname + url.search }, status, pretty });
     return { status, headers: apiHeaders(HTML_TYPE), body };
   }
   return { status, headers: apiHeaders(JSON_TYPE), body: json };
@@ -99,7 +99,69 @@ export async function handle(request: Request, next: () => Promise<Response>): P
   }
   const headers = new Headers(res.headers);
   for (const [name, value] of Object.entries(finished.headers)) headers.set(name, value);
+  if (finished.status === 200 && finished.headers['Content-Type'] === HTML_TYPE) return withRequest(request.method, url, res, headers);
   return new Response(res.body, { status: finished.status, headers });
+}
+
+const encoder = new TextEncoder();
+const MARK = encoder.encode(REQUEST);
+
+/**
+ * A browsable page from a file, with its request line and format links filled in for the request
+ * as made (browsable.ts, REQUEST). The mark sits in the page's first kilobytes, so only the
+ * opening chunks are looked at; the rest streams through untouched. Content-Length grows by
+ * exactly the filling, so HEAD can say it without reading the page.
+ */
+async function withRequest(method: string, url: URL, res: Response, headers: Headers): Promise<Response> {
+  const fill = encoder.encode(requestHtml(method === 'HEAD' ? 'GET' : method, url.pathname + url.search));
+  const length = headers.get('content-length');
+  if (length !== null) headers.set('content-length', String(Number(length) - MARK.length + fill.length));
+  if (method === 'HEAD' || !res.body) return new Response(null, { status: 200, headers });
+  const reader = res.body.getReader();
+  let head = new Uint8Array(0);
+  let at = -1;
+  let done = false;
+  while (at < 0 && !done && head.length < 65_536) {
+    const next = await reader.read();
+    done = next.done;
+    if (next.value) head = concat(head, next.value);
+    at = indexOf(head, MARK);
+  }
+  const first = at < 0 ? head : concat(head.subarray(0, at), fill, head.subarray(at + MARK.length));
+  if (at < 0 && length !== null) headers.set('content-length', length);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(first);
+      if (done) controller.close();
+    },
+    async pull(controller) {
+      const next = await reader.read();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value as Uint8Array<ArrayBuffer>);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: 200, headers });
+}
+
+function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
 }
 
 function toResponse(method: string, a: Answer): Response {

@@ -18,6 +18,7 @@ export interface Job {
 /** Worker threads run compiled JavaScript; under a TypeScript test runner the work stays here. */
 const WORKER_SCRIPT = new URL('./digest-worker.js', import.meta.url);
 const CAN_FORK = import.meta.url.endsWith('.js');
+const WORK_PER_WORKER = 4_000_000;
 
 /** How many workers a build uses by default: one per core, at most four. */
 export function defaultWorkers(): number {
@@ -29,7 +30,10 @@ export async function digestAll(jobs: readonly Job[], cache: Cache, options: { w
   const todo = jobs.map((job, index) => ({ job, index })).filter(({ index }) => !results[index]);
   let done = jobs.length - todo.length;
   const tick = () => options.onProgress?.('reading', ++done, jobs.length);
-  const workers = CAN_FORK ? Math.min(options.workers, Math.ceil(todo.length / 8)) : 0;
+  // A worker costs its start-up (loading the code, compiling the schemas): worth it only for
+  // several megabytes of YAML each.
+  const bytes = todo.reduce((n, { job }) => n + job.text.length, 0);
+  const workers = CAN_FORK ? Math.min(options.workers, Math.floor(bytes / WORK_PER_WORKER)) : 0;
   if (workers <= 1) {
     const validators = compileValidators();
     for (const { job, index } of todo) {

@@ -89,7 +89,7 @@ export function planOutputs(archive: Archive, fragments: ReadonlyMap<string, Fra
     const expected = countPlaceholders(spec.value);
     let pieces: Piece[];
     if (spec.format === 'api') {
-      const [head, tail] = browsableFrame({ view: spec.view, method: 'GET', target: spec.target, status: 200 });
+      const [head, tail] = browsableFrame({ view: spec.view, status: 200 });
       // The same escaping and linking the reference applies to the whole text, applied to the
       // parts between placeholders: neither ever reaches across a string's quotes.
       const body = linkedJson(prettyJson(spec.value));

@@ -15,8 +15,8 @@ import { answerBeforeFiles, handle, isApiPath } from './edge.ts';
 import type { Answer } from './edge.ts';
 import { MARKER } from './write.ts';
 
-export const DEFAULT_PORT = 8080;
-export const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_PORT = 8080;
+const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_CONFIG = new URL('../netlify.toml', import.meta.url);
 
 export interface ServeOptions {

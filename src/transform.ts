@@ -321,7 +321,7 @@ export function transform(archive: Archive, options: TransformOptions): OutputFi
     out.set(
       spec.path,
       spec.format === 'api'
-        ? renderBrowsable({ view: spec.view, method: 'GET', target: spec.target, status: 200, pretty: prettyJson(spec.value) })
+        ? renderBrowsable({ view: spec.view, status: 200, pretty: prettyJson(spec.value) })
         : encodeJson(spec.value),
     );
   }

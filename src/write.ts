@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, linkSync, mkdirSync } from 'node:fs';
 import { mkdir, mkdtemp, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { CacheError } from './cache.ts';
 import { pieceText } from './render.ts';
 import type { Plan } from './render.ts';
 
@@ -28,6 +29,8 @@ export interface WriteStats {
   written: number;
   linked: number;
   bytes: number;
+  /** Milliseconds spent putting the new folder in place and removing the old one. */
+  swapMs: number;
 }
 
 async function exists(p: string): Promise<boolean> {
@@ -90,7 +93,7 @@ export async function writePlans(plans: readonly Plan[], outDir: string, options
   // Named by its content, so building the same input twice gives the same folder, marker included.
   const build = createHash('sha256').update(plans.map((p) => `${p.path}\0${p.key}`).join('\n')).digest('hex').slice(0, 16);
   const manifest: Manifest = { build, files: {} };
-  const stats: WriteStats = { written: 0, linked: 0, bytes: 0 };
+  const stats: WriteStats = { written: 0, linked: 0, bytes: 0, swapMs: 0 };
   const previous = options.previous && (await outputBuildId(target)) === options.previous.build ? options.previous : undefined;
   try {
     await writeFile(
@@ -123,9 +126,12 @@ export async function writePlans(plans: readonly Plan[], outDir: string, options
     }
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
+    if (error instanceof CacheError) throw error;
     throw new WriteError(`cannot write the output: ${(error as Error).message}; ${outDir} was left as it was`);
   }
+  const swapping = performance.now();
   await swap(staging, target);
+  stats.swapMs = Math.round(performance.now() - swapping);
   return { manifest, stats };
 }
 

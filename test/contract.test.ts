@@ -328,7 +328,9 @@ describe('bodies', () => {
 describe('the browsable pages (format=api)', () => {
   test('show the request, the status, the headers and the JSON with every url as a link keeping format=api', async () => {
     const page = (await get('/api/schema/?format=api&data_type=imaging')).body;
-    expect(page).toContain('<b>GET</b> /api/schema/?data_type=imaging&amp;format=api');
+    // The request as made, parameters in the order given.
+    expect(page).toContain('<b>GET</b> /api/schema/?format=api&amp;data_type=imaging');
+    expect(page).toContain('<a href="/api/schema/?format=json&amp;data_type=imaging">json</a>');
     expect(page).toContain('<b>HTTP 200 OK</b>');
     expect(page).toContain('<b>Allow:</b> GET, HEAD, OPTIONS');
     expect(page).toContain(`"url": "<a href="${BASE}/api/schema/1/?format=api" rel="nofollow">${BASE}/api/schema/1/?format=api</a>"`);
@@ -338,6 +340,17 @@ describe('the browsable pages (format=api)', () => {
     const text = shown.replace(/<a [^>]*>([^<]*)<\/a>/g, '$1').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
     const asJson = (await get('/api/schema/?data_type=imaging&format=json')).body.replaceAll('?format=json', '?format=api');
     expect(JSON.parse(text)).toEqual(JSON.parse(asJson));
+  });
+
+  test('one file serves the catalogues, ifs and spectra pages, each showing its own request', async () => {
+    const file = (t: string) => readFileSync(path.join(dist, `api/schema/data_type/${t}.format-api.html`));
+    expect(file('ifs').equals(file('catalogues'))).toBe(true);
+    expect(file('spectra').equals(file('catalogues'))).toBe(true);
+    for (const t of ['catalogues', 'ifs', 'spectra']) {
+      const r = await get(`/api/schema/?data_type=${t}&format=api`);
+      expect(r.body).toContain(`<b>GET</b> /api/schema/?data_type=${t}&amp;format=api</pre>`);
+      expect(Number(r.headers['content-length'])).toBe(r.bytes.length);
+    }
   });
 
   test('curator HTML in the data is shown as text, never as markup', async () => {

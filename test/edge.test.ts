@@ -42,6 +42,23 @@ describe('the edge function', () => {
     expect(JSON.parse(await options.text())).toMatchObject({ name: 'Schema List', description: '' });
   });
 
+  test('fills a page file in with the request as made, for GET and for HEAD', async () => {
+    const page = '<!DOCTYPE html>\n<h1>Schema List</h1>\n<!--request-->\n<pre>[]</pre>\n';
+    const pageFile = () => ({
+      next: async () => new Response(page, { headers: { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Length': String(page.length) } }),
+    });
+    const get = await call('GET', '/api/schema/?format=api&data_type=ifs', pageFile());
+    const body = await get.text();
+    expect(body).toBe(
+      '<!DOCTYPE html>\n<h1>Schema List</h1>\n<div class="formats">Formats:<a href="/api/schema/?format=json&amp;data_type=ifs">json</a><a href="/api/schema/?format=api&amp;data_type=ifs">api</a></div>\n' +
+        '<pre class="request"><b>GET</b> /api/schema/?format=api&amp;data_type=ifs</pre>\n<pre>[]</pre>\n',
+    );
+    expect(get.headers.get('content-length')).toBe(String(new TextEncoder().encode(body).length));
+    const head = await call('HEAD', '/api/schema/?format=api&data_type=ifs', pageFile());
+    expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
+    expect(await head.text()).toBe('');
+  });
+
   test('leaves paths outside /api/ alone', async () => {
     const res = await call('GET', '/index.html', context(200, '<html></html>', 'text/html'));
     expect(res.headers.get('allow')).toBeNull();

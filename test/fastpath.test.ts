@@ -106,6 +106,15 @@ describe('the cache', () => {
     expect((await stat(path.join(dir, 'cache/digests'))).isDirectory()).toBe(true);
   });
 
+  test('a lost text is rebuilt, not a failure', async () => {
+    const dir = await testdir();
+    await cli(['build'], dir);
+    await writeFile(path.join(dir, GROUP), (await readFile(path.join(dir, GROUP), 'utf8')).replace('Unique ID', 'Unique GAMA ID'));
+    const digests = path.join(dir, 'node_modules/.cache/archive-schema/digests');
+    for (const name of await readdir(digests)) if (name.endsWith('.text.v8')) await rm(path.join(digests, name));
+    await expectCachedEqualsCold(dir);
+  });
+
   test('a damaged entry is a miss, not a failure', async () => {
     const dir = await testdir();
     await cli(['build'], dir);

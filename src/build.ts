@@ -13,7 +13,7 @@ import type { Diagnostic } from './diagnostics.ts';
 import { digest } from './digest.ts';
 import type { Digest, Fragment } from './digest.ts';
 import { archiveAt, changedLines, comparePublishedIds } from './history.ts';
-import { classify, parseFile, readMetadataTexts } from './load.ts';
+import { classify, parseFile, readMetadataBytes, readMetadataTexts } from './load.ts';
 import type { MetadataFile } from './load.ts';
 import { digestAll } from './pool.ts';
 import { SpliceError, planOutputs, plansOf } from './render.ts';
@@ -93,12 +93,13 @@ export interface CheckResult {
   cache: { hits: number; misses: number };
 }
 
-/** A digested file as the later stages see it: its data, and positions found on demand. */
-function fileOf(d: Digest, text: string, display: string): MetadataFile {
+/** A digested file as the later stages see it: its data, and its text and positions on demand. */
+function fileOf(d: Digest, textOf: () => string, display: string): MetadataFile {
   let parsed: MetadataFile | undefined;
+  let text: string | undefined;
   const positions = () => {
     if (!parsed) {
-      const file = parseFile(display, text).file;
+      const file = parseFile(display, (text ??= textOf())).file;
       if (!file) throw new Error(`${display}: cannot locate a position in a file that does not parse`);
       parsed = { ...file, relative: d.relative, kind: d.kind, placement: d.placement };
     }
@@ -110,7 +111,9 @@ function fileOf(d: Digest, text: string, display: string): MetadataFile {
     kind: d.kind,
     placement: d.placement,
     data: d.data,
-    text,
+    get text() {
+      return (text ??= textOf());
+    },
     locate: (pointer, where) => positions().locate(pointer, where),
     source: (pointer) => positions().source(pointer),
   };
@@ -120,19 +123,19 @@ function fileOf(d: Digest, text: string, display: string): MetadataFile {
 export async function check(options: CheckOptions): Promise<CheckResult> {
   if (options.reference) return checkReference(options);
   const clock = stopwatch();
-  const { entries, display } = await readMetadataTexts(options.metadataDir, { displayRoot: options.displayRoot });
+  const { entries, display } = await readMetadataBytes(options.metadataDir, { displayRoot: options.displayRoot });
   clock.lap('read');
   const cache = options.cacheDir ? openCache(options.cacheDir) : noCache();
   const fingerprint = pipelineFingerprint();
   const diagnostics: Diagnostic[] = [];
-  const jobs: { relative: string; text: string; key: string }[] = [];
-  for (const { relative, text } of entries) {
+  const jobs: { relative: string; bytes: Buffer; key: string }[] = [];
+  for (const { relative, bytes } of entries) {
     const placed = classify(relative);
     if ('problem' in placed) {
       diagnostics.push({ file: display(relative), line: 0, col: 0, severity: 'error', rule: 'layout/unexpected-file', message: placed.problem });
       continue;
     }
-    jobs.push({ relative, text, key: digestKey(fingerprint, relative, text) });
+    jobs.push({ relative, bytes, key: digestKey(fingerprint, relative, bytes) });
   }
   const digests = await digestAll(jobs, cache, {
     workers: options.workers ?? 0,
@@ -142,7 +145,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   cache.prune(new Set(jobs.map((j) => j.key)));
   clock.lap('digest');
 
-  const texts = new Map(entries.map((e) => [e.relative, e.text]));
+  const bytes = new Map(entries.map((e) => [e.relative, e.bytes]));
   const parsed: MetadataFile[] = [];
   const valid: MetadataFile[] = [];
   const fragments = new Map<string, Fragment>();
@@ -150,7 +153,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     const shown = display(d.relative);
     diagnostics.push(...d.diagnostics.map((x) => ({ ...x, file: shown })));
     if (d.data === undefined) continue;
-    const file = fileOf(d, texts.get(d.relative) ?? '', shown);
+    const file = fileOf(d, () => bytes.get(d.relative)?.toString('utf8') ?? '', shown);
     parsed.push(file);
     if (d.valid) valid.push(file);
     if (d.fragment) fragments.set(d.relative, d.fragment);

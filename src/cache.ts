@@ -55,7 +55,7 @@ function lazyFragment(stub: Fragment, file: string): Fragment {
   };
 }
 
-export function digestKey(fingerprint: string, relative: string, text: string): string {
+export function digestKey(fingerprint: string, relative: string, text: string | Buffer): string {
   return createHash('sha256').update(fingerprint).update('\0').update(relative).update('\0').update(text).digest('hex');
 }
 

@@ -10,7 +10,7 @@ const validators = compileValidators();
 const { cacheDir } = workerData as { cacheDir?: string };
 const cache = cacheDir ? openCache(cacheDir) : noCache();
 parentPort?.on('message', (job: Job) => {
-  const result = digest(job.relative, job.text, job.key, validators);
+  const result = digest(job.relative, Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.length).toString('utf8'), job.key, validators);
   cache.put(result);
   parentPort?.postMessage(result);
 });

@@ -98,6 +98,15 @@ export interface MetadataTexts {
 
 /** Every .yaml and .yml file under the metadata folder, in a stable order, with its text. */
 export async function readMetadataTexts(metadataDir: string, options: LoadOptions = {}): Promise<MetadataTexts> {
+  const { entries, display } = await readMetadataBytes(metadataDir, options);
+  return { entries: entries.map(({ relative, bytes }) => ({ relative, text: bytes.toString('utf8') })), display };
+}
+
+/** The same, as bytes: the build hashes them and decodes only what it must parse. */
+export async function readMetadataBytes(
+  metadataDir: string,
+  options: LoadOptions = {},
+): Promise<{ entries: { relative: string; bytes: Buffer }[]; display: (relative: string) => string }> {
   const root = path.resolve(metadataDir);
   const displayRoot = path.resolve(options.displayRoot ?? path.dirname(root));
   const shown = toDisplay(path.relative(displayRoot, root) || '.');
@@ -117,7 +126,7 @@ export async function readMetadataTexts(metadataDir: string, options: LoadOption
   const entries = await Promise.all(
     names.map(async (relative) => {
       try {
-        return { relative, text: await readFile(path.join(root, relative), 'utf8') };
+        return { relative, bytes: await readFile(path.join(root, relative)) };
       } catch (error) {
         throw new LoadError(`cannot read ${relative}: ${(error as Error).message}`);
       }

@@ -11,7 +11,8 @@ import { compileValidators } from './validate.ts';
 
 export interface Job {
   relative: string;
-  text: string;
+  /** The file's UTF-8 bytes; decoded by whichever thread parses them. */
+  bytes: Uint8Array;
   key: string;
 }
 
@@ -32,12 +33,12 @@ export async function digestAll(jobs: readonly Job[], cache: Cache, options: { w
   const tick = () => options.onProgress?.('reading', ++done, jobs.length);
   // A worker costs its start-up (loading the code, compiling the schemas): worth it only for
   // several megabytes of YAML each.
-  const bytes = todo.reduce((n, { job }) => n + job.text.length, 0);
+  const bytes = todo.reduce((n, { job }) => n + job.bytes.length, 0);
   const workers = CAN_FORK ? Math.min(options.workers, Math.floor(bytes / WORK_PER_WORKER)) : 0;
   if (workers <= 1) {
     const validators = compileValidators();
     for (const { job, index } of todo) {
-      const result = digest(job.relative, job.text, job.key, validators);
+      const result = digest(job.relative, Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.length).toString('utf8'), job.key, validators);
       cache.put(result);
       results[index] = result;
       tick();
@@ -57,7 +58,7 @@ export async function digestAll(jobs: readonly Job[], cache: Cache, options: { w
 
 /** Deals the largest files out first, each to whichever worker is free, so no worker idles long. */
 function runWorkers(count: number, todo: { job: Job; index: number }[], cacheDir: string | undefined, deliver: (index: number, digest: Digest) => void): Promise<void> {
-  const queue = [...todo].sort((a, b) => b.job.text.length - a.job.text.length);
+  const queue = [...todo].sort((a, b) => b.job.bytes.length - a.job.bytes.length);
   return new Promise((resolve, reject) => {
     let running = count;
     let failed = false;

@@ -57,14 +57,16 @@ function surveyIdsAreUnique(archive: Archive, report: Report): void {
 }
 
 function nodeIdsAreUniquePerKind(nodes: readonly NodeVisit[], report: Report): void {
-  const first = new Map<string, NodeVisit>();
+  // A map per kind keyed by the number: no key strings for a hundred thousand columns.
+  const first = new Map<NodeKind, Map<number, NodeVisit>>();
   const highest = new Map<NodeKind, number>();
   for (const n of nodes) highest.set(n.kind, Math.max(highest.get(n.kind) ?? 0, n.node.id));
   for (const n of nodes) {
-    const key = `${n.kind}:${n.node.id}`;
-    const seen = first.get(key);
+    let ids = first.get(n.kind);
+    if (!ids) first.set(n.kind, (ids = new Map()));
+    const seen = ids.get(n.node.id);
     if (!seen) {
-      first.set(key, n);
+      ids.set(n.node.id, n);
       continue;
     }
     const where = `${seen.file.display}:${seen.file.locate([...seen.pointer, 'id']).line}`;
@@ -79,27 +81,33 @@ function nodeIdsAreUniquePerKind(nodes: readonly NodeVisit[], report: Report): v
 }
 
 function siblingNamesAreUnique(archive: Archive, nodes: readonly NodeVisit[], report: Report): void {
-  // Where the first of each name is, found only when a second one turns up.
-  const seen = new Map<string, { file: MetadataFile; pointer: readonly PathSegment[] }>();
-  const check = (scope: string, file: MetadataFile, pointer: readonly PathSegment[], name: string, what: string) => {
-    const key = `${scope}\u0000${name}`;
-    const previous = seen.get(key);
+  // Names are compared within their parent: a map of names per parent object (the parent node,
+  // or for groups and facilities their release and kind), holding where each name first stood.
+  const scopes = new Map<object, Map<string, { file: MetadataFile; pointer: readonly PathSegment[] }>>();
+  const check = (scope: object, file: MetadataFile, pointer: readonly PathSegment[], name: string, what: string) => {
+    let names = scopes.get(scope);
+    if (!names) scopes.set(scope, (names = new Map()));
+    const previous = names.get(name);
     if (previous !== undefined) {
       const where = `${previous.file.display}:${previous.file.locate([...previous.pointer, 'name']).line}`;
       report(file, [...pointer, 'name'], 'names/unique', `${what} name "${name}" is already used by a sibling (${where}); names are unique within their parent`);
     } else {
-      seen.set(key, { file, pointer });
+      names.set(name, { file, pointer });
     }
   };
+  const surveys = {};
+  const groupScopes = new Map<object, object>();
+  const facilityScopes = new Map<object, object>();
   for (const survey of archive.surveys) {
-    check('surveys', survey.file, [], survey.data.name, 'survey');
+    check(surveys, survey.file, [], survey.data.name, 'survey');
     for (const release of survey.releases) {
-      check(`releases of ${survey.data.id}`, release.file, [], release.data.name, 'release');
+      check(survey, release.file, [], release.data.name, 'release');
+      groupScopes.set(release, {});
+      facilityScopes.set(release, {});
     }
   }
   for (const n of nodes) {
-    // A parent node, or for groups and facilities the release they belong to, scopes the name.
-    const scope = n.parent ? `${n.parent.kind}:${n.parent.node.id}` : `${n.kind} in ${n.release.file.display}`;
+    const scope = n.parent ?? (n.kind === 'CatalogueGroup' ? groupScopes : facilityScopes).get(n.release) ?? n.release;
     check(scope, n.file, n.pointer, n.node.name, NODE_KIND_WORDS[n.kind]);
   }
 }

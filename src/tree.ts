@@ -212,7 +212,8 @@ export interface NodeVisit {
   kind: NodeKind;
   node: NodeYaml;
   file: MetadataFile;
-  pointer: PathSegment[];
+  /** Where the node is in its file, e.g. ['tables', 3, 'columns', 5]. */
+  readonly pointer: PathSegment[];
   parent?: NodeVisit;
   survey: SurveyEntry;
   release: ReleaseEntry;
@@ -243,11 +244,31 @@ export function walkNodes(archive: Archive): NodeVisit[] {
         ['ImagingFacility', release.facilities],
       ];
       for (const [kind, entries] of roots) {
-        for (const entry of entries) descend(out, kind, entry.data, entry.file, [], undefined, survey, release);
+        for (const entry of entries) descend(out, kind, entry.data, entry.file, undefined, '', 0, survey, release);
       }
     }
   }
   return out;
+}
+
+/** A visit whose pointer is worked out only when asked for (when a rule reports the node). */
+class Visit implements NodeVisit {
+  constructor(
+    readonly kind: NodeKind,
+    readonly node: NodeYaml,
+    readonly file: MetadataFile,
+    readonly parent: Visit | undefined,
+    private readonly key: string,
+    private readonly index: number,
+    readonly survey: SurveyEntry,
+    readonly release: ReleaseEntry,
+    readonly created: string,
+    readonly updated: string,
+  ) {}
+
+  get pointer(): PathSegment[] {
+    return this.parent ? [...this.parent.pointer, this.key, this.index] : [];
+  }
 }
 
 function descend(
@@ -255,8 +276,9 @@ function descend(
   kind: NodeKind,
   node: NodeYaml,
   file: MetadataFile,
-  pointer: PathSegment[],
-  parent: NodeVisit | undefined,
+  parent: Visit | undefined,
+  key: string,
+  index: number,
   survey: SurveyEntry,
   release: ReleaseEntry,
 ): void {
@@ -264,15 +286,15 @@ function descend(
   // of inheritance always ends in a value.
   const created = node.created ?? parent?.created ?? '';
   const updated = node.updated ?? parent?.updated ?? '';
-  const here: NodeVisit = { kind, node, file, pointer, parent, survey, release, created, updated };
+  const here = new Visit(kind, node, file, parent, key, index, survey, release, created, updated);
   out.push(here);
   const children = CHILDREN[kind];
   if (!children) return;
   const value = (node as unknown as Record<string, unknown>)[children.key];
   if (!Array.isArray(value)) return;
   const list = value as NodeYaml[];
-  for (let index = 0; index < list.length; index++) {
-    descend(out, children.kind, list[index] as NodeYaml, file, [...pointer, children.key, index], here, survey, release);
+  for (let i = 0; i < list.length; i++) {
+    descend(out, children.kind, list[i] as NodeYaml, file, here, children.key, i, survey, release);
   }
 }
 

@@ -59,12 +59,19 @@ export function compileValidators(dir: URL = SCHEMA_DIR): Validators {
   // reported together with every other problem of the file.
   ajv.addKeyword({ keyword: 'x-check', schemaType: ['string', 'array'], validate: runChecks, errors: false });
   for (const file of SHARED_SCHEMAS) ajv.addSchema(readSchema(file, dir), file);
+  for (const file of Object.values(SCHEMA_FILES)) ajv.addSchema(readSchema(file, dir), file);
+  // Each kind's validator is compiled when first used: a rebuild after one edit needs one.
   const compiled = {} as Validators;
   for (const [kind, file] of Object.entries(SCHEMA_FILES) as [FileKind, string][]) {
-    ajv.addSchema(readSchema(file, dir), file);
-    const validate = ajv.getSchema(file);
-    if (!validate) throw new Error(`schema ${file} did not compile`);
-    compiled[kind] = validate as ValidateFunction;
+    let validate: ValidateFunction | undefined;
+    Object.defineProperty(compiled, kind, {
+      enumerable: true,
+      get() {
+        validate ??= ajv.getSchema(file) as ValidateFunction | undefined;
+        if (!validate) throw new Error(`schema ${file} did not compile`);
+        return validate;
+      },
+    });
   }
   return compiled;
 }

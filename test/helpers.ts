@@ -51,7 +51,7 @@ export interface CliResult {
 }
 
 /** Runs the CLI in-process, in `cwd`, with the given environment. */
-export async function cli(argv: string[], cwd: string, env: Record<string, string | undefined> = {}): Promise<CliResult> {
+export async function cli(argv: string[], cwd: string, env: Record<string, string | undefined> = {}, progress = false): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const code = await run(argv, {
@@ -63,6 +63,7 @@ export async function cli(argv: string[], cwd: string, env: Record<string, strin
     },
     env,
     cwd,
+    progress,
   });
   return { code, stdout, stderr };
 }

@@ -133,9 +133,9 @@ export function bench(size: Size, runs: number, root: string, log: (text: string
       } finally {
         restore();
       }
+      // Back to the unedited state, so each warm build measures one edit only.
+      measure([CLI, ...build], root);
     }
-    // Back to the unedited state, so the next run's warm builds start from the same place.
-    measure([CLI, ...build], root);
   }
   const floorMs = median(samples.floor?.map((s) => s.ms) ?? []);
   const spec = SIZES[size];

@@ -191,7 +191,12 @@ export function renderNetlifyToml(): string {
 [build.environment]
   NODE_VERSION = "20"
 
-# Methods, the Allow header and not-found bodies under /api/ (Netlify's rules cannot do these).
+# Keeps archive-schema's build cache between builds (netlify/plugins/archive-schema-cache).
+[[plugins]]
+  package = "./netlify/plugins/archive-schema-cache"
+
+# Methods, the Allow header, not-found bodies and the browsable pages' request lines under /api/
+# (Netlify's rules cannot do these).
 [[edge_functions]]
   path = "${API_PREFIX}*"
   function = "api"

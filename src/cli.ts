@@ -239,6 +239,11 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
       setExit(EXIT.ok);
     });
 
+  const printImport = (report: { file: string; lines: string[] }) => {
+    for (const line of report.lines) io.stdout(`${report.file}: ${line}\n`);
+    io.stdout('Run `npm run stamp` to set created and updated, then `npm run check`.\n');
+    setExit(EXIT.ok);
+  };
   const importing = program.command('import').description('write what a file already says into the metadata: import columns | import region');
   const parseHdu = (value: string) => {
     if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected an HDU number (0 is the primary HDU)');
@@ -255,10 +260,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--metadata <dir>', 'metadata folder', 'metadata')
     .action(async (source: string, opts: { into: string; table: string; hdu?: number; votableTable?: string; metadata: string }) => {
       const { importColumns } = await import('./import.ts');
-      const report = await importColumns({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, source: resolve(source), ...opts });
-      for (const line of report.lines) io.stdout(`${report.file}: ${line}\n`);
-      io.stdout('Run `npm run stamp` to set created and updated, then `npm run check`.\n');
-      setExit(EXIT.ok);
+      printImport(await importColumns({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, source: resolve(source), ...opts }));
     });
   importing
     .command('region')
@@ -271,10 +273,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--metadata <dir>', 'metadata folder', 'metadata')
     .action(async (source: string, opts: { into: string; band: string; name?: string; hdu?: number; metadata: string }) => {
       const { importRegion } = await import('./import.ts');
-      const report = await importRegion({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, source: resolve(source), ...opts });
-      for (const line of report.lines) io.stdout(`${report.file}: ${line}\n`);
-      io.stdout('Run `npm run stamp` to set created and updated, then `npm run check`.\n');
-      setExit(EXIT.ok);
+      printImport(await importRegion({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, source: resolve(source), ...opts }));
     });
 
   program

@@ -10,7 +10,6 @@ import { rmSync } from 'node:fs';
 import { CacheError, digestKey, noCache, openCache, pipelineFingerprint } from './cache.ts';
 import type { Cache } from './cache.ts';
 import type { Diagnostic } from './diagnostics.ts';
-import { digest } from './digest.ts';
 import type { Digest, Fragment } from './digest.ts';
 import { archiveAt, changedLines, comparePublishedIds } from './history.ts';
 import { classify, parseFile, readMetadataBytes, readMetadataTexts } from './load.ts';

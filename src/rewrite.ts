@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Document, LineCounter, YAMLMap, YAMLSeq, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
+import { Document, LineCounter, YAMLMap, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Node as YamlNode, Pair } from 'yaml';
 import type { FileKind } from './load.ts';
 import { SCHEMA_FILES, readSchema } from './validate.ts';
@@ -190,10 +190,6 @@ export function printCanonical(doc: Document, kind: FileKind, display: string): 
     throw new RewriteError(`${display}: the rewritten YAML would read back differently; nothing was changed. This is a bug in archive-schema.`);
   }
   return text;
-}
-
-export function createSeq(doc: Document, items: unknown[]): YAMLSeq {
-  return doc.createNode(items) as YAMLSeq;
 }
 
 /** Reads a file to rewrite. */

@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { FitsError, looksLikeFits, parseHeaderText, readFitsHeaders } from '../src/fits.ts';
 import type { FitsHdu } from '../src/fits.ts';
-import { BLOCK, concat, dataUnit, floats, header, kv, lit, raw, str } from './fitsfile.ts';
+import { BLOCK, concat, dataUnit, floats, header, kv, lit, raw } from './fitsfile.ts';
 
 /** A byte pattern that can never be mistaken for a header: not ASCII, never "XTENSION". */
 function filler(length: number): Uint8Array {

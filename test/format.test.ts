@@ -1,7 +1,7 @@
 // `fmt`: one canonical form for every metadata file, comments kept, data unchanged, idempotent;
 // `fmt --check` for pull requests; files with conflicts or broken YAML are never touched.
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';

@@ -3,7 +3,7 @@
 // imaging region. Existing ids are kept, new items get the next free ids, and nothing is written
 // unless the result is valid. Timestamps are `stamp`'s job.
 
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { isMap, isSeq } from 'yaml';
@@ -17,6 +17,7 @@ import { RewriteError, printCanonical, readForRewrite, writeAtomically } from '.
 import { nextIds } from './tree.ts';
 import { validateFiles } from './validate.ts';
 import { VotableError, readVotableTables } from './votable.ts';
+import { exists } from './write.ts';
 
 export interface ImportOptions {
   metadataDir: string;
@@ -221,9 +222,7 @@ async function target(options: ImportOptions, kind: FileKind) {
     throw new RewriteError(`--into ${options.into} is not ${wanted} under ${options.metadataDir}`);
   }
   const parts = relative.replace(/\.yaml$/, '').split('/');
-  try {
-    await access(file);
-  } catch {
+  if (!(await exists(file))) {
     const what = kind === 'catalogue-group' ? 'group' : 'facility';
     throw new RewriteError(`there is no ${display}; create it first with: archive-schema new ${what} ${parts[0]}/${parts[1]}/${parts[3]}`);
   }

@@ -2,7 +2,7 @@
 // the tree, with the next free id, the current time, the parent's contact and the schema comment
 // editors use; the curator fills in what only a person knows.
 
-import { access, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Document, isMap, isScalar } from 'yaml';
 import type { Diagnostic } from './diagnostics.ts';
@@ -12,6 +12,7 @@ import { RewriteError, printCanonical, writeAtomically } from './rewrite.ts';
 import { nextIds } from './tree.ts';
 import type { ContactYaml, ReleaseYaml, SurveyYaml } from './tree.ts';
 import { SCHEMA_FILES, validateFiles } from './validate.ts';
+import { exists } from './write.ts';
 
 export type ScaffoldKind = 'survey' | 'release' | 'group' | 'facility';
 
@@ -59,15 +60,6 @@ function relativeFor(kind: ScaffoldKind, parts: string[]): string {
   if (kind === 'survey') return `${survey}/survey.yaml`;
   if (kind === 'release') return `${survey}/${release}/release.yaml`;
   return `${survey}/${release}/${kind === 'group' ? 'catalogues' : 'imaging'}/${name}.yaml`;
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export async function scaffold(kind: ScaffoldKind, target: string, options: ScaffoldOptions): Promise<ScaffoldResult> {

@@ -33,7 +33,8 @@ export interface WriteStats {
   swapMs: number;
 }
 
-async function exists(p: string): Promise<boolean> {
+/** Whether a path exists (a file or a folder). */
+export async function exists(p: string): Promise<boolean> {
   try {
     await stat(p);
     return true;

@@ -31,27 +31,27 @@ export class CacheError extends Error {
   override name = 'CacheError';
 }
 
-function lazyFragment(stub: Fragment, file: string): Fragment {
-  let texts: { compact: string; html: string } | undefined;
-  const load = () => {
-    if (!texts) {
-      try {
-        texts = deserialize(readFileSync(file)) as { compact: string; html: string };
-      } catch (error) {
-        throw new CacheError(`the build cache lost ${path.basename(file)} (${(error as Error).message}); build again with --no-cache`);
-      }
+/** A fragment whose bytes are read from the cache when first asked for. */
+function lazyFragment(stub: { key: string; indents: number[] }, base: string): Fragment {
+  const read = (suffix: string) => {
+    try {
+      return readFileSync(`${base}.${suffix}`);
+    } catch (error) {
+      throw new CacheError(`the build cache lost ${path.basename(base)}.${suffix} (${(error as Error).message}); build again with --no-cache`);
     }
-    return texts;
   };
+  let compact: Uint8Array | undefined;
+  const pages: Record<number, Uint8Array> = {};
+  for (const indent of stub.indents) {
+    let page: Uint8Array | undefined;
+    Object.defineProperty(pages, indent, { enumerable: true, get: () => (page ??= read(`p${indent}`)) });
+  }
   return {
     key: stub.key,
-    indent: stub.indent,
     get compact() {
-      return load().compact;
+      return (compact ??= read('c'));
     },
-    get html() {
-      return load().html;
-    },
+    pages,
   };
 }
 
@@ -81,7 +81,7 @@ export function openCache(dir: string): Cache {
   const manifests = path.join(dir, 'manifests');
   const manifestFile = (outDir: string) => path.join(manifests, `${createHash('sha256').update(path.resolve(outDir)).digest('hex').slice(0, 16)}.json`);
   // Written to a temporary name first, so a build killed mid-write leaves no half entry behind.
-  const save = (file: string, bytes: Buffer | string) => {
+  const save = (file: string, bytes: Uint8Array | string) => {
     try {
       mkdirSync(path.dirname(file), { recursive: true });
       const temp = `${file}.${process.pid}.tmp`;
@@ -103,20 +103,25 @@ export function openCache(dir: string): Cache {
         return undefined;
       }
       // A rebuild after a small edit rewrites few responses; the large texts of the rest are
-      // never needed, so they are read on first use. A damaged or missing text fails the build
-      // then, with a message saying to build with --no-cache.
-      if (digest.fragment) digest.fragment = lazyFragment(digest.fragment, path.join(digests, `${key}.text.v8`));
+      // never needed, so they are read on first use. A missing text stops the build then, and it
+      // starts again cold (build.ts).
+      const stub = (digest as unknown as { fragmentStub?: { key: string; indents: number[] } }).fragmentStub;
+      if (stub) digest.fragment = lazyFragment(stub, path.join(digests, key));
       cache.hits++;
       return digest;
     },
     put(digest) {
       const { fragment, ...rest } = digest;
-      if (fragment) {
-        save(path.join(digests, `${digest.key}.text.v8`), serialize({ compact: fragment.compact, html: fragment.html }));
-        save(path.join(digests, `${digest.key}.v8`), serialize({ ...rest, fragment: { key: fragment.key, indent: fragment.indent, compact: '', html: '' } }));
-      } else {
+      if (!fragment) {
         save(path.join(digests, `${digest.key}.v8`), serialize(rest));
+        return;
       }
+      // The texts as plain files of bytes, read back without decoding.
+      const base = path.join(digests, digest.key);
+      save(`${base}.c`, fragment.compact);
+      const indents = Object.keys(fragment.pages).map(Number);
+      for (const indent of indents) save(`${base}.p${indent}`, fragment.pages[indent] as Uint8Array);
+      save(`${base}.v8`, serialize({ ...rest, fragmentStub: { key: fragment.key, indents } }));
     },
     prune(used) {
       let names: string[];
@@ -126,7 +131,7 @@ export function openCache(dir: string): Cache {
         return;
       }
       for (const name of names) {
-        if (!used.has(name.replace(/(\.text)?\.v8$/, ''))) rmSync(path.join(digests, name), { force: true });
+        if (!used.has(name.split('.')[0] ?? '')) rmSync(path.join(digests, name), { force: true });
       }
     },
     manifest(outDir) {

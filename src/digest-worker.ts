@@ -12,5 +12,8 @@ const cache = cacheDir ? openCache(cacheDir) : noCache();
 parentPort?.on('message', (job: Job) => {
   const result = digest(job.relative, Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.length).toString('utf8'), job.key, validators);
   cache.put(result);
-  parentPort?.postMessage(result);
+  // The rendered bytes move to the main thread rather than being copied.
+  const fragment = result.fragment;
+  const transfer = fragment ? [fragment.compact.buffer, ...Object.values(fragment.pages).map((p) => p.buffer)] : [];
+  parentPort?.postMessage(result, transfer as ArrayBuffer[]);
 });

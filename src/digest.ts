@@ -13,23 +13,27 @@ import type { FacilityYaml, GroupYaml, NodeKind } from './tree.ts';
 import { validateFiles } from './validate.ts';
 import type { Validators } from './validate.ts';
 
-/** A group's or facility's API object, rendered once: compact JSON, and the browsable page's text. */
+/**
+ * A group's or facility's API object, rendered once as UTF-8 bytes: its compact JSON, and its text
+ * as the format=api pages show it (indented by four spaces per level, escaped for HTML, URLs
+ * linked) at each column where pages put it. Bytes, not strings, so that neither a worker's
+ * hand-over, the cache nor the writer has to encode them again.
+ */
 export interface Fragment {
   /** Changes exactly when the text changes: the digest's key. */
   key: string;
-  /** As in the JSON responses. */
-  compact: string;
-  /**
-   * As the format=api pages show it: indented by four spaces per level, its lines after the first
-   * starting at column `indent` (where a survey's own page puts its groups and facilities),
-   * escaped for HTML, URLs linked.
-   */
-  html: string;
-  indent: number;
+  compact: Uint8Array;
+  /** Page text by the column its lines after the first start at. */
+  pages: Record<number, Uint8Array>;
 }
 
-/** The column at which a survey's page shows its groups and facilities (a listing adds four). */
+/**
+ * The column at which a survey's own page shows its groups and facilities; a listing shows them
+ * four further in, and the writer shifts the text over as it writes (render.ts).
+ */
 export const FRAGMENT_INDENT = 20;
+
+const encoder = new TextEncoder();
 
 export interface Digest {
   key: string;
@@ -81,6 +85,7 @@ export function digest(relative: string, text: string, key: string, validators: 
     kind === 'catalogue-group'
       ? groupNode(file.data as GroupYaml)
       : facilityNode(file.data as FacilityYaml, placement.survey, placement.release ?? '');
-  const html = linkedJson(prettyJson(api)).replaceAll('\n', `\n${' '.repeat(FRAGMENT_INDENT)}`);
-  return { ...base, diagnostics, valid, data, fragment: { key, compact: encodeJson(api), html, indent: FRAGMENT_INDENT } };
+  const html = linkedJson(prettyJson(api));
+  const pages = { [FRAGMENT_INDENT]: encoder.encode(html.replaceAll('\n', `\n${' '.repeat(FRAGMENT_INDENT)}`)) };
+  return { ...base, diagnostics, valid, data, fragment: { key, compact: encoder.encode(encodeJson(api)), pages } };
 }

@@ -114,13 +114,42 @@ function countPlaceholders(value: unknown): number {
   return 0;
 }
 
-/** A piece's text as written. */
-export function pieceText(piece: Piece): string {
-  if (typeof piece === 'string') return piece;
+const encoder = new TextEncoder();
+
+/** A piece's bytes as written. */
+export function pieceBytes(piece: Piece): Uint8Array {
+  if (typeof piece === 'string') return encoder.encode(piece);
   if (!piece.html) return piece.fragment.compact;
-  const extra = piece.indent - piece.fragment.indent;
-  if (extra === 0) return piece.fragment.html;
-  if (extra > 0) return piece.fragment.html.replaceAll('\n', `\n${' '.repeat(extra)}`);
-  // Shallower than rendered: take the indentation back out (no page nests them so, but be exact).
-  return piece.fragment.html.replaceAll(`\n${' '.repeat(-extra)}`, '\n');
+  const own = piece.fragment.pages[piece.indent];
+  if (own) return own;
+  const [indent, bytes] = Object.entries(piece.fragment.pages)[0] ?? [];
+  if (!bytes) throw new Error(`fragment ${piece.fragment.key} has no page text`);
+  return shift(bytes, piece.indent - Number(indent));
+}
+
+/**
+ * Moves every line after the first `by` columns further in (or, for a negative `by`, out), on the
+ * UTF-8 bytes: only line breaks and the spaces after them change, so no decoding is needed.
+ */
+export function shift(bytes: Uint8Array, by: number): Uint8Array {
+  const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (by === 0) return source;
+  const breaks: number[] = [];
+  for (let at = source.indexOf(10); at >= 0; at = source.indexOf(10, at + 1)) breaks.push(at);
+  const out = Buffer.allocUnsafe(source.length + Math.max(0, by) * breaks.length);
+  let from = 0;
+  let to = 0;
+  for (const at of breaks) {
+    // Up to and including the line break, then the line's indentation changed by `by`.
+    to += source.copy(out, to, from, at + 1);
+    from = at + 1;
+    if (by > 0) {
+      out.fill(32, to, to + by);
+      to += by;
+    } else {
+      for (let n = 0; n < -by && source[from] === 32; n++) from++;
+    }
+  }
+  to += source.copy(out, to, from);
+  return out.subarray(0, to);
 }

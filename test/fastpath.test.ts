@@ -7,6 +7,7 @@ import { cp, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { generateArchive } from '../src/bench/synthetic.ts';
+import { shift } from '../src/render.ts';
 import { MARKER } from '../src/write.ts';
 import { PROJECT, cli, snapshotTree, tempdir, testdir } from './helpers.ts';
 
@@ -121,5 +122,14 @@ describe('the cache', () => {
     const digests = path.join(dir, 'node_modules/.cache/archive-schema/digests');
     for (const name of await readdir(digests)) await writeFile(path.join(digests, name), 'not a digest');
     await expectCachedEqualsCold(dir);
+  });
+});
+
+describe('shifting page text by bytes', () => {
+  const text = '{\n    "name": "Ångström ünïcode",\n    "list": [\n        1\n    ]\n}';
+  test.each([4, 0, -4])('by %i columns equals shifting the string', (by) => {
+    const bytes = new TextEncoder().encode(text);
+    const expected = by >= 0 ? text.replaceAll('\n', `\n${' '.repeat(by)}`) : text.replaceAll(`\n${' '.repeat(-by)}`, '\n');
+    expect(new TextDecoder().decode(shift(bytes, by))).toBe(expected);
   });
 });

@@ -28,10 +28,12 @@ export interface Fragment {
 }
 
 /**
- * The column at which a survey's own page shows its groups and facilities; a listing shows them
- * four further in, and the writer shifts the text over as it writes (render.ts).
+ * The column at which a listing's page shows groups and facilities. A survey's own page shows
+ * them four columns further out, and the writer shifts the text as it writes (render.ts): a
+ * rebuild after one edit rewrites every listing but only one survey's pages, so the listing's
+ * column is the one kept ready.
  */
-export const FRAGMENT_INDENT = 20;
+export const FRAGMENT_INDENT = 24;
 
 const encoder = new TextEncoder();
 

@@ -83,32 +83,34 @@ function nodeIdsAreUniquePerKind(nodes: readonly NodeVisit[], report: Report): v
 function siblingNamesAreUnique(archive: Archive, nodes: readonly NodeVisit[], report: Report): void {
   // Names are compared within their parent: a map of names per parent object (the parent node,
   // or for groups and facilities their release and kind), holding where each name first stood.
-  const scopes = new Map<object, Map<string, { file: MetadataFile; pointer: readonly PathSegment[] }>>();
-  const check = (scope: object, file: MetadataFile, pointer: readonly PathSegment[], name: string, what: string) => {
+  // Places are kept as they came (a node's pointer is worked out only if it is reported).
+  type Place = { file: MetadataFile; pointer: readonly PathSegment[] };
+  const scopes = new Map<object, Map<string, Place>>();
+  const check = (scope: object, place: Place, name: string, what: string) => {
     let names = scopes.get(scope);
     if (!names) scopes.set(scope, (names = new Map()));
     const previous = names.get(name);
     if (previous !== undefined) {
       const where = `${previous.file.display}:${previous.file.locate([...previous.pointer, 'name']).line}`;
-      report(file, [...pointer, 'name'], 'names/unique', `${what} name "${name}" is already used by a sibling (${where}); names are unique within their parent`);
+      report(place.file, [...place.pointer, 'name'], 'names/unique', `${what} name "${name}" is already used by a sibling (${where}); names are unique within their parent`);
     } else {
-      names.set(name, { file, pointer });
+      names.set(name, place);
     }
   };
   const surveys = {};
   const groupScopes = new Map<object, object>();
   const facilityScopes = new Map<object, object>();
   for (const survey of archive.surveys) {
-    check(surveys, survey.file, [], survey.data.name, 'survey');
+    check(surveys, { file: survey.file, pointer: [] }, survey.data.name, 'survey');
     for (const release of survey.releases) {
-      check(survey, release.file, [], release.data.name, 'release');
+      check(survey, { file: release.file, pointer: [] }, release.data.name, 'release');
       groupScopes.set(release, {});
       facilityScopes.set(release, {});
     }
   }
   for (const n of nodes) {
     const scope = n.parent ?? (n.kind === 'CatalogueGroup' ? groupScopes : facilityScopes).get(n.release) ?? n.release;
-    check(scope, n.file, n.pointer, n.node.name, NODE_KIND_WORDS[n.kind]);
+    check(scope, n, n.node.name, NODE_KIND_WORDS[n.kind]);
   }
 }
 

@@ -5,16 +5,18 @@
 // instead (position-keeping parser, whole objects serialised, everything written), which the fast
 // path must match byte for byte.
 
-import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { CacheError, digestKey, noCache, openCache, pipelineFingerprint } from './cache.ts';
 import type { Cache } from './cache.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import type { Digest, Fragment } from './digest.ts';
 import { archiveAt, changedLines, comparePublishedIds } from './history.ts';
-import { classify, parseFile, readMetadataBytes, readMetadataTexts } from './load.ts';
+import { classify, parseFile, readMetadataTexts, scanMetadata } from './load.ts';
 import type { MetadataFile } from './load.ts';
 import { digestAll } from './pool.ts';
+import type { Request } from './pool.ts';
 import { SpliceError, planOutputs, plansOf } from './render.ts';
 import type { Plan } from './render.ts';
 import { checkRules } from './rules.ts';
@@ -122,43 +124,53 @@ function fileOf(d: Digest, textOf: () => string, display: string): MetadataFile 
 export async function check(options: CheckOptions): Promise<CheckResult> {
   if (options.reference) return checkReference(options);
   const clock = stopwatch();
-  const { entries, display } = await readMetadataBytes(options.metadataDir, { displayRoot: options.displayRoot });
-  clock.lap('read');
   const cache = options.cacheDir ? openCache(options.cacheDir) : noCache();
+  const known = cache.scanIndex(options.metadataDir);
+  const { files: scanned, index, display } = await scanMetadata(options.metadataDir, {
+    ...(options.displayRoot ? { displayRoot: options.displayRoot } : {}),
+    ...(known ? { known } : {}),
+  });
+  clock.lap('read');
   const fingerprint = pipelineFingerprint();
   const diagnostics: Diagnostic[] = [];
-  const jobs: { relative: string; bytes: Buffer; key: string }[] = [];
-  for (const { relative, bytes } of entries) {
+  const requests: Request[] = [];
+  for (const { relative, hash, bytes } of scanned) {
     const placed = classify(relative);
     if ('problem' in placed) {
       diagnostics.push({ file: display(relative), line: 0, col: 0, severity: 'error', rule: 'layout/unexpected-file', message: placed.problem });
       continue;
     }
-    jobs.push({ relative, bytes, key: digestKey(fingerprint, relative, bytes) });
+    requests.push({ relative, bytes, key: digestKey(fingerprint, relative, hash) });
   }
-  const digests = await digestAll(jobs, cache, {
+  const digests = await digestAll(requests, cache, {
     workers: options.workers ?? 0,
     ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  cache.prune(new Set(jobs.map((j) => j.key)));
+  cache.prune(new Set(requests.map((r) => r.key)));
+  cache.saveScanIndex(options.metadataDir, index);
   clock.lap('digest');
 
-  const bytes = new Map(entries.map((e) => [e.relative, e.bytes]));
+  const bytesOf = new Map(scanned.map((f) => [f.relative, f.bytes]));
   const parsed: MetadataFile[] = [];
   const valid: MetadataFile[] = [];
   const fragments = new Map<string, Fragment>();
+  // The cross-file rules' inputs, by their shapes: rules that passed on the same inputs pass again.
+  const rulesKey = createHash('sha256').update(fingerprint);
   for (const d of digests) {
     const shown = display(d.relative);
     diagnostics.push(...d.diagnostics.map((x) => ({ ...x, file: shown })));
     if (d.data === undefined) continue;
-    const file = fileOf(d, () => bytes.get(d.relative)?.toString('utf8') ?? '', shown);
+    const file = fileOf(d, () => bytesOf.get(d.relative)?.().toString('utf8') ?? '', shown);
     parsed.push(file);
-    if (d.valid) valid.push(file);
+    if (d.valid) {
+      valid.push(file);
+      rulesKey.update(`\0${d.relative}\0${d.shape}`);
+    }
     if (d.fragment) fragments.set(d.relative, d.fragment);
   }
   const unparsed = digests.filter((d) => d.data === undefined).map((d) => d.relative);
-  const result = await finishCheck(options, diagnostics, parsed, valid, unparsed);
+  const result = await finishCheck(options, diagnostics, parsed, valid, unparsed, { cache, key: rulesKey.digest('hex') });
   clock.lap('rules');
   return { ...result, fragments, cache: { hits: cache.hits, misses: cache.misses }, timings: clock.laps };
 }
@@ -176,11 +188,23 @@ function stopwatch() {
   };
 }
 
-/** The checks across files, shared by both paths. */
-async function finishCheck(options: CheckOptions, found: Diagnostic[], parsed: MetadataFile[], valid: MetadataFile[], unparsed: string[]) {
+/**
+ * The checks across files, shared by both paths. With `memo`, rules that passed on inputs of the
+ * same key are not run again (they report errors only, so passing means reporting nothing).
+ */
+async function finishCheck(
+  options: CheckOptions,
+  found: Diagnostic[],
+  parsed: MetadataFile[],
+  valid: MetadataFile[],
+  unparsed: string[],
+  memo?: { cache: Cache; key: string },
+) {
   const present = new Set([...parsed.map((f) => f.relative), ...unparsed]);
   const assembled = assemble(valid, present);
-  const ruled = checkRules(assembled.archive, valid);
+  const passed = memo?.cache.rulesPassed(memo.key) ?? false;
+  const ruled = passed ? [] : checkRules(assembled.archive, valid);
+  if (memo && !passed && ruled.length === 0) memo.cache.saveRulesPassed(memo.key);
   let diagnostics = [...found, ...assembled.diagnostics, ...ruled];
   if (options.base) {
     const base = await archiveAt(options.base, options.metadataDir);

@@ -1,13 +1,16 @@
 // The build cache: each metadata file's digest, stored under a key made of the file's text, its
 // place in the tree and a fingerprint of the code and schemas that made it, so an entry is reused
 // only when it would be made again identically. Kept between builds (and between Netlify builds,
-// which keep node_modules/.cache), and alongside it the manifest of the last output written.
+// which keep node_modules/.cache), and alongside it: the manifest of the last output written, the
+// hashes of the metadata files with the stamps they had (so an unchanged file is not read), and
+// the key of the last inputs the cross-file rules passed on.
 
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import type { Digest, Fragment } from './digest.ts';
+import type { Digest } from './digest.ts';
+import type { ScanIndex } from './load.ts';
 import type { Manifest } from './write.ts';
 
 /** Every file of the code (this module's folder) and of the schemas, and the runtime's version. */
@@ -31,32 +34,14 @@ export class CacheError extends Error {
   override name = 'CacheError';
 }
 
-/** A fragment whose bytes are read from the cache when first asked for. */
-function lazyFragment(stub: { key: string; indents: number[] }, base: string): Fragment {
-  const read = (suffix: string) => {
-    try {
-      return readFileSync(`${base}.${suffix}`);
-    } catch (error) {
-      throw new CacheError(`the build cache lost ${path.basename(base)}.${suffix} (${(error as Error).message}); build again with --no-cache`);
-    }
-  };
-  let compact: Uint8Array | undefined;
-  const pages: Record<number, Uint8Array> = {};
-  for (const indent of stub.indents) {
-    let page: Uint8Array | undefined;
-    Object.defineProperty(pages, indent, { enumerable: true, get: () => (page ??= read(`p${indent}`)) });
-  }
-  return {
-    key: stub.key,
-    get compact() {
-      return (compact ??= read('c'));
-    },
-    pages,
-  };
+/** Where an entry's texts are kept: its compact JSON and its page text. */
+function textFiles(base: string): { compact: { file: string }; page: { file: string } } {
+  return { compact: { file: `${base}.json` }, page: { file: `${base}.html` } };
 }
 
-export function digestKey(fingerprint: string, relative: string, text: string | Buffer): string {
-  return createHash('sha256').update(fingerprint).update('\0').update(relative).update('\0').update(text).digest('hex');
+/** A digest's key: the pipeline, the file's place and a hash of its bytes. */
+export function digestKey(fingerprint: string, relative: string, contentHash: string): string {
+  return createHash('sha256').update(fingerprint).update('\0').update(relative).update('\0').update(contentHash).digest('hex');
 }
 
 export interface Cache {
@@ -67,19 +52,49 @@ export interface Cache {
   prune(used: ReadonlySet<string>): void;
   manifest(outDir: string): Manifest | undefined;
   saveManifest(outDir: string, manifest: Manifest): void;
+  /** The hashes the last scan of a metadata folder recorded. */
+  scanIndex(metadataDir: string): ScanIndex | undefined;
+  saveScanIndex(metadataDir: string, index: ScanIndex): void;
+  /** Whether the cross-file rules passed on inputs with this key. */
+  rulesPassed(key: string): boolean;
+  saveRulesPassed(key: string): void;
   hits: number;
   misses: number;
 }
 
 /** A cache that remembers nothing: `--no-cache`. */
 export function noCache(): Cache {
-  return { get: () => undefined, put: () => undefined, prune: () => undefined, manifest: () => undefined, saveManifest: () => undefined, hits: 0, misses: 0 };
+  const nothing = () => undefined;
+  return {
+    get: nothing,
+    put: nothing,
+    prune: nothing,
+    manifest: nothing,
+    saveManifest: nothing,
+    scanIndex: nothing,
+    saveScanIndex: nothing,
+    rulesPassed: () => false,
+    saveRulesPassed: nothing,
+    hits: 0,
+    misses: 0,
+  };
 }
 
 export function openCache(dir: string): Cache {
   const digests = path.join(dir, 'digests');
   const manifests = path.join(dir, 'manifests');
-  const manifestFile = (outDir: string) => path.join(manifests, `${createHash('sha256').update(path.resolve(outDir)).digest('hex').slice(0, 16)}.json`);
+  // Files about a folder (an output, a metadata folder) are named by a hash of its full path.
+  const about = (folder: string) => `${createHash('sha256').update(path.resolve(folder)).digest('hex').slice(0, 16)}.json`;
+  const manifestFile = (outDir: string) => path.join(manifests, about(outDir));
+  const scanFile = (metadataDir: string) => path.join(dir, 'scans', about(metadataDir));
+  const rulesFile = path.join(dir, 'rules-passed');
+  const readJson = <T>(file: string): T | undefined => {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as T;
+    } catch {
+      return undefined;
+    }
+  };
   // Written to a temporary name first, so a build killed mid-write leaves no half entry behind.
   const save = (file: string, bytes: Uint8Array | string) => {
     try {
@@ -102,11 +117,11 @@ export function openCache(dir: string): Cache {
         cache.misses++;
         return undefined;
       }
-      // A rebuild after a small edit rewrites few responses; the large texts of the rest are
-      // never needed, so they are read on first use. A missing text stops the build then, and it
-      // starts again cold (build.ts).
-      const stub = (digest as unknown as { fragmentStub?: { key: string; indents: number[] } }).fragmentStub;
-      if (stub) digest.fragment = lazyFragment(stub, path.join(digests, key));
+      // The texts stay in their files: the writer copies from them only for the responses it
+      // writes. A text that has gone missing by then stops the build, which starts again cold
+      // (build.ts).
+      const fragmentKey = (digest as unknown as { fragmentKey?: string }).fragmentKey;
+      if (fragmentKey) digest.fragment = { key: fragmentKey, ...textFiles(path.join(digests, key)) };
       cache.hits++;
       return digest;
     },
@@ -116,12 +131,13 @@ export function openCache(dir: string): Cache {
         save(path.join(digests, `${digest.key}.v8`), serialize(rest));
         return;
       }
-      // The texts as plain files of bytes, read back without decoding.
-      const base = path.join(digests, digest.key);
-      save(`${base}.c`, fragment.compact);
-      const indents = Object.keys(fragment.pages).map(Number);
-      for (const indent of indents) save(`${base}.p${indent}`, fragment.pages[indent] as Uint8Array);
-      save(`${base}.v8`, serialize({ ...rest, fragmentStub: { key: fragment.key, indents } }));
+      // The texts as plain files of bytes, copied into outputs without decoding; the entry
+      // itself last, so an entry is only ever found with its texts.
+      const files = textFiles(path.join(digests, digest.key));
+      if (!(fragment.compact instanceof Uint8Array && fragment.page instanceof Uint8Array)) throw new Error(`${digest.relative}: only a new digest is stored`);
+      save(files.compact.file, fragment.compact);
+      save(files.page.file, fragment.page);
+      save(path.join(digests, `${digest.key}.v8`), serialize({ ...rest, fragmentKey: fragment.key }));
     },
     prune(used) {
       let names: string[];
@@ -134,15 +150,17 @@ export function openCache(dir: string): Cache {
         if (!used.has(name.split('.')[0] ?? '')) rmSync(path.join(digests, name), { force: true });
       }
     },
-    manifest(outDir) {
-      try {
-        return JSON.parse(readFileSync(manifestFile(outDir), 'utf8')) as Manifest;
-      } catch {
-        return undefined;
-      }
-    },
+    manifest: (outDir) => readJson<Manifest>(manifestFile(outDir)),
     saveManifest(outDir, manifest) {
       save(manifestFile(outDir), JSON.stringify(manifest));
+    },
+    scanIndex: (metadataDir) => readJson<ScanIndex>(scanFile(metadataDir)),
+    saveScanIndex(metadataDir, index) {
+      save(scanFile(metadataDir), JSON.stringify(index));
+    },
+    rulesPassed: (key) => readJson<{ key: string }>(rulesFile)?.key === key,
+    saveRulesPassed(key) {
+      save(rulesFile, JSON.stringify({ key }));
     },
   };
   return cache;

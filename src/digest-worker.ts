@@ -14,6 +14,6 @@ parentPort?.on('message', (job: Job) => {
   cache.put(result);
   // The rendered bytes move to the main thread rather than being copied.
   const fragment = result.fragment;
-  const transfer = fragment ? [fragment.compact.buffer, ...Object.values(fragment.pages).map((p) => p.buffer)] : [];
-  parentPort?.postMessage(result, transfer as ArrayBuffer[]);
+  const transfer = fragment ? [fragment.compact, fragment.page].flatMap((b) => (b instanceof Uint8Array ? [b.buffer as ArrayBuffer] : [])) : [];
+  parentPort?.postMessage(result, transfer);
 });

@@ -3,6 +3,7 @@
 // text rendered once, out. A digest depends on the file's text and place only, so it can be
 // cached by content and made in any worker thread.
 
+import { createHash } from 'node:crypto';
 import type { Diagnostic } from './diagnostics.ts';
 import { linkedJson } from './browsable.ts';
 import { classify, parseFileFast } from './load.ts';
@@ -14,22 +15,27 @@ import { validateFiles } from './validate.ts';
 import type { Validators } from './validate.ts';
 
 /**
+ * Bytes an output is made of: in memory, or a file of the build cache that the writer copies
+ * from as it writes, so that a rebuild never holds the unchanged texts in memory.
+ */
+export type Bytes = Uint8Array | { file: string };
+
+/**
  * A group's or facility's API object, rendered once as UTF-8 bytes: its compact JSON, and its text
  * as the format=api pages show it (indented by four spaces per level, escaped for HTML, URLs
- * linked) at each column where pages put it. Bytes, not strings, so that neither a worker's
- * hand-over, the cache nor the writer has to encode them again.
+ * linked, lines after the first starting at FRAGMENT_INDENT). Bytes, not strings, so that neither
+ * a worker's hand-over, the cache nor the writer has to encode them again.
  */
 export interface Fragment {
   /** Changes exactly when the text changes: the digest's key. */
   key: string;
-  compact: Uint8Array;
-  /** Page text by the column its lines after the first start at. */
-  pages: Record<number, Uint8Array>;
+  compact: Bytes;
+  page: Bytes;
 }
 
 /**
  * The column at which a listing's page shows groups and facilities. A survey's own page shows
- * them four columns further out, and the writer shifts the text as it writes (render.ts): a
+ * them four columns further out, and the writer shifts the text as it writes (write.ts): a
  * rebuild after one edit rewrites every listing but only one survey's pages, so the listing's
  * column is the one kept ready.
  */
@@ -51,6 +57,11 @@ export interface Digest {
    * facilities only ids, names, timestamps and the nesting (the rules need no more).
    */
   data: unknown;
+  /**
+   * A hash of `data`: equal shapes give the cross-file rules equal inputs, so a rebuild after an
+   * edit that leaves every shape as it was (a description, a unit) need not run them again.
+   */
+  shape: string;
   fragment?: Fragment;
 }
 
@@ -68,26 +79,32 @@ function skeleton(kind: NodeKind, node: unknown): unknown {
   return out;
 }
 
+/** JSON, not v8's serialiser: that writes equal strings differently depending on how they were made. */
+function shapeOf(data: unknown): string {
+  return createHash('sha256').update(JSON.stringify(data)).digest('hex');
+}
+
 export function digest(relative: string, text: string, key: string, validators: Validators): Digest {
   const placed = classify(relative);
   if ('problem' in placed) throw new Error(`digest of a file outside the layout: ${relative}`);
   const { kind, placement } = placed;
   const parsed = parseFileFast(relative, text);
   const base = { key, relative, kind, placement };
-  if (!parsed.file) return { ...base, diagnostics: parsed.diagnostics, valid: false, data: undefined };
+  if (!parsed.file) return { ...base, diagnostics: parsed.diagnostics, valid: false, data: undefined, shape: '' };
   const file: MetadataFile = { ...parsed.file, relative, kind, placement };
   const validated = validateFiles([file], validators);
   const diagnostics = [...parsed.diagnostics, ...validated.diagnostics];
   const valid = validated.valid.length === 1;
-  if (kind !== 'catalogue-group' && kind !== 'imaging-facility') return { ...base, diagnostics, valid, data: file.data };
+  if (kind !== 'catalogue-group' && kind !== 'imaging-facility') return { ...base, diagnostics, valid, data: file.data, shape: shapeOf(file.data) };
   const rootKind: NodeKind = kind === 'catalogue-group' ? 'CatalogueGroup' : 'ImagingFacility';
   const data = skeleton(rootKind, file.data);
-  if (!valid) return { ...base, diagnostics, valid, data };
+  const shape = shapeOf(data);
+  if (!valid) return { ...base, diagnostics, valid, data, shape };
   const api =
     kind === 'catalogue-group'
       ? groupNode(file.data as GroupYaml)
       : facilityNode(file.data as FacilityYaml, placement.survey, placement.release ?? '');
   const html = linkedJson(prettyJson(api));
-  const pages = { [FRAGMENT_INDENT]: encoder.encode(html.replaceAll('\n', `\n${' '.repeat(FRAGMENT_INDENT)}`)) };
-  return { ...base, diagnostics, valid, data, fragment: { key, compact: encoder.encode(encodeJson(api)), pages } };
+  const page = encoder.encode(html.replaceAll('\n', `\n${' '.repeat(FRAGMENT_INDENT)}`));
+  return { ...base, diagnostics, valid, data, shape, fragment: { key, compact: encoder.encode(encodeJson(api)), page } };
 }

@@ -1,7 +1,9 @@
 // Reads metadata/**/*.yaml, works out what kind of file each is from where it sits, and parses it
 // with source positions kept, so every later stage can point a problem at file:line:col.
 
-import { readFile, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { load as loadYaml } from 'js-yaml';
@@ -102,11 +104,8 @@ export async function readMetadataTexts(metadataDir: string, options: LoadOption
   return { entries: entries.map(({ relative, bytes }) => ({ relative, text: bytes.toString('utf8') })), display };
 }
 
-/** The same, as bytes: the build hashes them and decodes only what it must parse. */
-export async function readMetadataBytes(
-  metadataDir: string,
-  options: LoadOptions = {},
-): Promise<{ entries: { relative: string; bytes: Buffer }[]; display: (relative: string) => string }> {
+/** The metadata files' relative paths, sorted, and how each is shown. */
+async function listMetadata(metadataDir: string, options: LoadOptions): Promise<{ root: string; names: string[]; display: (relative: string) => string }> {
   const root = path.resolve(metadataDir);
   const displayRoot = path.resolve(options.displayRoot ?? path.dirname(root));
   const shown = toDisplay(path.relative(displayRoot, root) || '.');
@@ -123,16 +122,73 @@ export async function readMetadataBytes(
   }
   // Sorted so that reports and outputs never depend on the order the file system lists files in.
   names.sort();
-  const entries = await Promise.all(
-    names.map(async (relative) => {
-      try {
-        return { relative, bytes: await readFile(path.join(root, relative)) };
-      } catch (error) {
-        throw new LoadError(`cannot read ${relative}: ${(error as Error).message}`);
-      }
-    }),
-  );
-  return { entries, display: (relative) => toDisplay(path.relative(displayRoot, path.join(root, relative))) };
+  return { root, names, display: (relative) => toDisplay(path.relative(displayRoot, path.join(root, relative))) };
+}
+
+function readMetadataFile(root: string, relative: string): Buffer {
+  try {
+    return readFileSync(path.join(root, relative));
+  } catch (error) {
+    throw new LoadError(`cannot read ${relative}: ${(error as Error).message}`);
+  }
+}
+
+/** The same, as bytes. */
+export async function readMetadataBytes(
+  metadataDir: string,
+  options: LoadOptions = {},
+): Promise<{ entries: { relative: string; bytes: Buffer }[]; display: (relative: string) => string }> {
+  const { root, names, display } = await listMetadata(metadataDir, options);
+  return { entries: names.map((relative) => ({ relative, bytes: readMetadataFile(root, relative) })), display };
+}
+
+/** A file's version as the file system tells it without reading the file: size, inode, modification and change times. */
+export type Stamp = string;
+
+/** What a scan found of a file: a hash of its bytes, and the bytes if they had to be read. */
+export interface ScannedFile {
+  relative: string;
+  hash: string;
+  /** The bytes, read now or when first asked for. */
+  bytes(): Buffer;
+}
+
+/** Hashes recorded by an earlier scan, by relative path. */
+export type ScanIndex = Record<string, { stamp: Stamp; hash: string }>;
+
+/** How long after its last change a file's stamp is trusted: changes within one tick of the clock share a stamp. */
+const SETTLED_NS = 2_000_000_000n;
+
+/**
+ * Every metadata file with a SHA-256 of its bytes. A file whose stamp is the one `known` recorded
+ * is not read: its recorded hash stands. A change always moves the change time (ctime), which no
+ * tool can set back, so an edit is never missed; a file changed in the last two seconds is not
+ * recorded, as a second change within the same clock tick could keep its stamp.
+ */
+export async function scanMetadata(
+  metadataDir: string,
+  options: LoadOptions & { known?: ScanIndex; /** The time to count from, in nanoseconds since 1970 (for tests). */ now?: bigint } = {},
+): Promise<{ files: ScannedFile[]; index: ScanIndex; display: (relative: string) => string }> {
+  const { root, names, display } = await listMetadata(metadataDir, options);
+  const known = options.known ?? {};
+  const index: ScanIndex = {};
+  const now = options.now ?? BigInt(Date.now()) * 1_000_000n;
+  const files = names.map((relative): ScannedFile => {
+    let info;
+    try {
+      info = statSync(path.join(root, relative), { bigint: true });
+    } catch (error) {
+      throw new LoadError(`cannot read ${relative}: ${(error as Error).message}`);
+    }
+    const stamp = `${info.size}:${info.ino}:${info.mtimeNs}:${info.ctimeNs}`;
+    const recorded = known[relative];
+    let bytes: Buffer | undefined;
+    const read = () => (bytes ??= readMetadataFile(root, relative));
+    const hash = recorded?.stamp === stamp ? recorded.hash : createHash('sha256').update(read()).digest('hex');
+    if (now - info.ctimeNs > SETTLED_NS && now - info.mtimeNs > SETTLED_NS) index[relative] = { stamp, hash };
+    return { relative, hash, bytes: read };
+  });
+  return { files, index, display };
 }
 
 export async function loadMetadata(metadataDir: string, options: LoadOptions = {}): Promise<LoadResult> {

@@ -16,6 +16,13 @@ export interface Job {
   key: string;
 }
 
+/** A file to digest: its bytes are read only if the cache does not have its digest. */
+export interface Request {
+  relative: string;
+  bytes: () => Uint8Array;
+  key: string;
+}
+
 /** Worker threads run compiled JavaScript; under a TypeScript test runner the work stays here. */
 const WORKER_SCRIPT = new URL('./digest-worker.js', import.meta.url);
 const CAN_FORK = import.meta.url.endsWith('.js');
@@ -26,11 +33,11 @@ export function defaultWorkers(): number {
   return CAN_FORK ? Math.min(4, Math.max(0, availableParallelism())) : 0;
 }
 
-export async function digestAll(jobs: readonly Job[], cache: Cache, options: { workers: number; cacheDir?: string; onProgress?: Progress }): Promise<Digest[]> {
-  const results: (Digest | undefined)[] = jobs.map((job) => cache.get(job.key));
-  const todo = jobs.map((job, index) => ({ job, index })).filter(({ index }) => !results[index]);
-  let done = jobs.length - todo.length;
-  const tick = () => options.onProgress?.('reading', ++done, jobs.length);
+export async function digestAll(requests: readonly Request[], cache: Cache, options: { workers: number; cacheDir?: string; onProgress?: Progress }): Promise<Digest[]> {
+  const results: (Digest | undefined)[] = requests.map((r) => cache.get(r.key));
+  const todo = requests.flatMap((r, index) => (results[index] ? [] : [{ job: { relative: r.relative, key: r.key, bytes: r.bytes() }, index }]));
+  let done = requests.length - todo.length;
+  const tick = () => options.onProgress?.('reading', ++done, requests.length);
   // A worker costs its start-up (loading the code, compiling the schemas): worth it only for
   // several megabytes of YAML each.
   const bytes = todo.reduce((n, { job }) => n + job.bytes.length, 0);
@@ -51,7 +58,7 @@ export async function digestAll(jobs: readonly Job[], cache: Cache, options: { w
     });
   }
   return results.map((r, i) => {
-    if (!r) throw new Error(`no digest for ${jobs[i]?.relative}`);
+    if (!r) throw new Error(`no digest for ${requests[i]?.relative}`);
     return r;
   });
 }

@@ -3,13 +3,16 @@
 // a cached rebuild gives exactly what a cold build of the same files gives.
 
 import { spawnSync } from 'node:child_process';
-import { cp, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { cp, mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { generateArchive } from '../src/bench/synthetic.ts';
-import { shift } from '../src/render.ts';
-import { MARKER } from '../src/write.ts';
-import { PROJECT, cli, snapshotTree, tempdir, testdir } from './helpers.ts';
+import { digest } from '../src/digest.ts';
+import { scanMetadata } from '../src/load.ts';
+import { compileValidators } from '../src/validate.ts';
+import { LineShifter, MARKER } from '../src/write.ts';
+import { FIXTURE, PROJECT, cli, snapshotTree, tempdir, testdir } from './helpers.ts';
 
 /** Two output trees hold the same files with the same bytes (the marker names the build, not the API). */
 async function expectSameOutput(a: string, b: string): Promise<void> {
@@ -80,6 +83,24 @@ describe('the cache', () => {
     expect(edited.stdout).not.toMatch(/\(0 written/);
   });
 
+  // The cross-file rules are skipped when their inputs' shapes are those they last passed on; an
+  // edit that changes what they read must still be caught, exactly as a cold check reports it.
+  test.each([
+    ['a column id taken from another group', 'alpha/dr2/catalogues/InputCat.yaml', (t: string) => t.replace('- id: 2010', '- id: 2000'), 'catalogue column id 2000 is already used'],
+    ['a name that no longer matches its file', 'alpha/dr1/catalogues/SpecCat.yaml', (t: string) => t.replace('name: SpecCat', 'name: Spectra'), 'differs from its file name'],
+    ['a group updated before its release was created', 'alpha/dr1/release.yaml', (t: string) => t.replace('created: 2015-03-01T10:00:00+10:00', 'created: 2016-01-01T00:00:00Z'), 'before it was created'],
+    ['an id retired while still in use', 'retired.yaml', () => 'retired:\n  - kind: CatalogueColumn\n    id: 2002\n    name: NOTE\n    retired: 2026-11-01T00:00:00Z\n    reason: Dropped.\n', 'was retired'],
+  ])('after a passing build, still finds %s', async (_name, file, change, message) => {
+    const dir = await testdir();
+    expect((await cli(['build'], dir)).code).toBe(0);
+    const target = path.join(dir, 'metadata', file);
+    await writeFile(target, change(await readFile(target, 'utf8').catch(() => '')));
+    const cached = await cli(['build'], dir);
+    expect(cached.code).toBe(1);
+    expect(cached.stderr).toContain(message);
+    expect(cached.stderr).toBe((await cli(['build', '--no-cache'], dir)).stderr);
+  });
+
   test('gives the cold bytes after an edit, a rename and a deletion', async () => {
     const dir = await testdir();
     await expectCachedEqualsCold(dir);
@@ -112,7 +133,9 @@ describe('the cache', () => {
     await cli(['build'], dir);
     await writeFile(path.join(dir, GROUP), (await readFile(path.join(dir, GROUP), 'utf8')).replace('Unique ID', 'Unique GAMA ID'));
     const digests = path.join(dir, 'node_modules/.cache/archive-schema/digests');
-    for (const name of await readdir(digests)) if (name.endsWith('.text.v8')) await rm(path.join(digests, name));
+    const texts = (await readdir(digests)).filter((name) => name.endsWith('.json') || name.endsWith('.html'));
+    expect(texts.length).toBeGreaterThan(0);
+    for (const name of texts) await rm(path.join(digests, name));
     await expectCachedEqualsCold(dir);
   });
 
@@ -125,11 +148,81 @@ describe('the cache', () => {
   });
 });
 
-describe('shifting page text by bytes', () => {
-  const text = '{\n    "name": "Ångström ünïcode",\n    "list": [\n        1\n    ]\n}';
-  test.each([4, 0, -4])('by %i columns equals shifting the string', (by) => {
+describe('a digest\'s shape', () => {
+  const FILE = 'alpha/dr1/catalogues/SpecCat.yaml';
+  const validators = compileValidators();
+  const shapeOf = (text: string) => digest(FILE, text, 'key', validators).shape;
+
+  test.each([
+    ['a description', true, (t: string) => t.replace('Redshifts.', 'Redshifts, flow corrected.')],
+    // Text beyond Latin-1 anywhere in a file changes how its other strings are held in memory.
+    ['a description, to text beyond Latin-1', true, (t: string) => t.replace('Redshifts.', 'Redshifts (Ångström, ✓).')],
+    ['a column\'s unit', true, (t: string) => t.replace("unit: '-'", 'unit: km/s')],
+    ['a column id', false, (t: string) => t.replace('- id: 2001', '- id: 2009')],
+    ['a table name', false, (t: string) => t.replace('name: SpecObj', 'name: SpecAll')],
+    ['a timestamp', false, (t: string) => t.replace('updated: 2015-03-01T00:00:00Z', 'updated: 2015-03-02T00:00:00Z')],
+  ])('after an edit of %s, the same shape: %s', async (_name, same, change) => {
+    const text = await readFile(path.join(FIXTURE, FILE), 'utf8');
+    const edited = change(text);
+    expect(edited).not.toBe(text);
+    expect(shapeOf(edited) === shapeOf(text)).toBe(same);
+  });
+});
+
+describe('scanning the metadata', () => {
+  const FILE = 'alpha/dr1/catalogues/SpecCat.yaml';
+  const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+  const later = BigInt(Date.now() + 60_000) * 1_000_000n;
+
+  test('a file whose stamp is recorded is not read again', async () => {
+    const metadata = path.join(await testdir(), 'metadata');
+    const first = await scanMetadata(metadata, { now: later });
+    expect(first.files.map((f) => f.relative)).toEqual(Object.keys(first.index));
+    // A recorded hash that no read could give: it comes back, so the file was not read.
+    const known = { ...first.index, [FILE]: { stamp: first.index[FILE]?.stamp ?? '', hash: 'recorded' } };
+    const second = await scanMetadata(metadata, { known, now: later });
+    expect(second.files.find((f) => f.relative === FILE)?.hash).toBe('recorded');
+    expect(second.files.find((f) => f.relative === FILE)?.bytes().toString('utf8')).toContain('name: SpecCat');
+  });
+
+  test('an edit is seen even when it keeps the size and the modification time', async () => {
+    const metadata = path.join(await testdir(), 'metadata');
+    const file = path.join(metadata, FILE);
+    // A whole second, which utimes can give back exactly.
+    const mtime = new Date('2025-01-01T00:00:00Z');
+    await utimes(file, mtime, mtime);
+    const first = await scanMetadata(metadata, { now: later });
+    const edited = (await readFile(file, 'utf8')).replace('Unique ID', 'Unique Id');
+    await writeFile(file, edited);
+    await utimes(file, mtime, mtime);
+    expect((await stat(file, { bigint: true })).mtimeNs).toBe(BigInt(mtime.getTime()) * 1_000_000n);
+    const second = await scanMetadata(metadata, { known: first.index, now: later });
+    expect(second.files.find((f) => f.relative === FILE)?.hash).toBe(sha256(Buffer.from(edited)));
+  });
+
+  test('a file changed in the last two seconds is read, and not recorded', async () => {
+    const metadata = path.join(await testdir(), 'metadata');
+    const scan = await scanMetadata(metadata);
+    expect(scan.index).toEqual({});
+    expect(scan.files.find((f) => f.relative === FILE)?.hash).toBe(sha256(await readFile(path.join(metadata, FILE))));
+  });
+});
+
+describe('shifting page text by bytes, a chunk at a time', () => {
+  const text = '{\n    "name": "Ångström ünïcode",\n    "list": [\n        1\n    ]\n}\n';
+  // Chunks of one byte split every line break from the spaces after it, and each UTF-8 sequence.
+  test.each([
+    [4, 1], [4, 3], [4, 1000],
+    [0, 1], [0, 1000],
+    [-4, 1], [-4, 2], [-4, 5], [-4, 1000],
+    [-8, 1], [-8, 1000],
+  ])('by %i columns in chunks of %i bytes equals shifting the string', (by, size) => {
     const bytes = new TextEncoder().encode(text);
-    const expected = by >= 0 ? text.replaceAll('\n', `\n${' '.repeat(by)}`) : text.replaceAll(`\n${' '.repeat(-by)}`, '\n');
-    expect(new TextDecoder().decode(shift(bytes, by))).toBe(expected);
+    const expected = by >= 0 ? text.replaceAll('\n', `\n${' '.repeat(by)}`) : text.replace(new RegExp(`\n {0,${-by}}`, 'g'), '\n');
+    const shifter = new LineShifter();
+    shifter.reset(by);
+    const out: Buffer[] = [];
+    for (let at = 0; at < bytes.length; at += size) out.push(Buffer.from(shifter.push(bytes.subarray(at, at + size))));
+    expect(Buffer.concat(out).toString('utf8')).toBe(expected);
   });
 });

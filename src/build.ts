@@ -121,7 +121,11 @@ function fileOf(d: Digest, textOf: () => string, display: string): MetadataFile 
 }
 
 /** Everything but the output: every problem in every file, in one run. */
-export async function check(options: CheckOptions): Promise<CheckResult> {
+export function check(options: CheckOptions): Promise<CheckResult> {
+  return recovering(options, checkOnce);
+}
+
+async function checkOnce(options: CheckOptions): Promise<CheckResult> {
   if (options.reference) return checkReference(options);
   const clock = stopwatch();
   const cache = options.cacheDir ? openCache(options.cacheDir) : noCache();
@@ -263,21 +267,25 @@ export function assertSafeOutDir(outDir: string, metadataDir: string): void {
   if (inside(out, meta)) throw new UsageError(`--out ${outDir} is inside the metadata folder; choose a folder outside it such as dist`);
 }
 
-export async function build(options: BuildOptions): Promise<BuildResult> {
+export function build(options: BuildOptions): Promise<BuildResult> {
+  return recovering(options, buildOnce);
+}
+
+/** Runs a stage; if part of a cache entry went missing under it, starts the cache afresh and runs it again cold. */
+async function recovering<O extends CheckOptions, R>(options: O, run: (options: O) => Promise<R>): Promise<R> {
   try {
-    return await buildOnce(options);
+    return await run(options);
   } catch (error) {
     if (!(error instanceof CacheError) || !options.cacheDir) throw error;
-    // Part of an entry went missing under the build: start the cache afresh and build cold.
     rmSync(options.cacheDir, { recursive: true, force: true });
-    return buildOnce(options);
+    return run(options);
   }
 }
 
 async function buildOnce(options: BuildOptions): Promise<BuildResult> {
   assertSafeOutDir(options.outDir, options.metadataDir);
   await assertReplaceable(options.outDir);
-  const checked = await check(options);
+  const checked = await checkOnce(options);
   const archive = checked.archive;
   if (!archive) return checked;
   const clock = stopwatch();

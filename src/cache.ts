@@ -9,8 +9,10 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
+import { ROOT_KIND } from './digest.ts';
 import type { Digest } from './digest.ts';
 import type { ScanIndex } from './load.ts';
+import { CHILDREN } from './tree.ts';
 import type { Manifest } from './write.ts';
 
 /** Every file of the code (this module's folder) and of the schemas, and the runtime's version. */
@@ -32,6 +34,24 @@ export function pipelineFingerprint(): string {
 
 export class CacheError extends Error {
   override name = 'CacheError';
+}
+
+/** Gives `head` its nodes (a group's tables, a facility's bands) as a property read from `file` when first asked for. */
+function lazyNodes(head: Record<string, unknown>, key: string, file: string): void {
+  let nodes: unknown;
+  Object.defineProperty(head, key, {
+    enumerable: true,
+    get() {
+      if (nodes === undefined) {
+        try {
+          nodes = deserialize(readFileSync(file));
+        } catch (error) {
+          throw new CacheError(`the build cache lost ${path.basename(file)} (${(error as Error).message}); build again with --no-cache`);
+        }
+      }
+      return nodes;
+    },
+  });
 }
 
 /** Where an entry's texts are kept: its compact JSON and its page text. */
@@ -118,26 +138,35 @@ export function openCache(dir: string): Cache {
         return undefined;
       }
       // The texts stay in their files: the writer copies from them only for the responses it
-      // writes. A text that has gone missing by then stops the build, which starts again cold
-      // (build.ts).
-      const fragmentKey = (digest as unknown as { fragmentKey?: string }).fragmentKey;
-      if (fragmentKey) digest.fragment = { key: fragmentKey, ...textFiles(path.join(digests, key)) };
+      // writes. A group's or facility's nodes are read only if something asks for them (the
+      // rules, when the shapes changed). Something missing by then stops the build, which starts
+      // again cold (build.ts).
+      const stored = digest as Digest & { fragmentKey?: string; nodesKey?: string };
+      if (stored.fragmentKey) digest.fragment = { key: stored.fragmentKey, ...textFiles(path.join(digests, key)) };
+      if (stored.nodesKey) lazyNodes(digest.data as Record<string, unknown>, stored.nodesKey, path.join(digests, `${key}.nodes.v8`));
       cache.hits++;
       return digest;
     },
     put(digest) {
       const { fragment, ...rest } = digest;
-      if (!fragment) {
-        save(path.join(digests, `${digest.key}.v8`), serialize(rest));
-        return;
+      const entry: Record<string, unknown> = rest;
+      // The texts as plain files of bytes, copied into outputs without decoding, and the nodes
+      // apart from the rest; the entry itself last, so an entry is only ever found whole.
+      if (fragment) {
+        const files = textFiles(path.join(digests, digest.key));
+        if (!(fragment.compact instanceof Uint8Array && fragment.page instanceof Uint8Array)) throw new Error(`${digest.relative}: only a new digest is stored`);
+        save(files.compact.file, fragment.compact);
+        save(files.page.file, fragment.page);
+        entry.fragmentKey = fragment.key;
       }
-      // The texts as plain files of bytes, copied into outputs without decoding; the entry
-      // itself last, so an entry is only ever found with its texts.
-      const files = textFiles(path.join(digests, digest.key));
-      if (!(fragment.compact instanceof Uint8Array && fragment.page instanceof Uint8Array)) throw new Error(`${digest.relative}: only a new digest is stored`);
-      save(files.compact.file, fragment.compact);
-      save(files.page.file, fragment.page);
-      save(path.join(digests, `${digest.key}.v8`), serialize({ ...rest, fragmentKey: fragment.key }));
+      const rootKind = ROOT_KIND[digest.kind];
+      const nodesKey = rootKind ? CHILDREN[rootKind]?.key : undefined;
+      if (nodesKey && digest.data && typeof digest.data === 'object' && nodesKey in digest.data) {
+        const { [nodesKey]: nodes, ...head } = digest.data as Record<string, unknown>;
+        save(path.join(digests, `${digest.key}.nodes.v8`), serialize(nodes));
+        Object.assign(entry, { data: head, nodesKey });
+      }
+      save(path.join(digests, `${digest.key}.v8`), serialize(entry));
     },
     prune(used) {
       let names: string[];

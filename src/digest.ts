@@ -65,6 +65,9 @@ export interface Digest {
   fragment?: Fragment;
 }
 
+/** The node at the top of a group's or facility's file. */
+export const ROOT_KIND: Partial<Record<FileKind, NodeKind>> = { 'catalogue-group': 'CatalogueGroup', 'imaging-facility': 'ImagingFacility' };
+
 /** The parts of a node the cross-file rules read. */
 const SKELETON_KEYS = ['id', 'name', 'created', 'updated'];
 
@@ -95,8 +98,8 @@ export function digest(relative: string, text: string, key: string, validators: 
   const validated = validateFiles([file], validators);
   const diagnostics = [...parsed.diagnostics, ...validated.diagnostics];
   const valid = validated.valid.length === 1;
-  if (kind !== 'catalogue-group' && kind !== 'imaging-facility') return { ...base, diagnostics, valid, data: file.data, shape: shapeOf(file.data) };
-  const rootKind: NodeKind = kind === 'catalogue-group' ? 'CatalogueGroup' : 'ImagingFacility';
+  const rootKind = ROOT_KIND[kind];
+  if (!rootKind) return { ...base, diagnostics, valid, data: file.data, shape: shapeOf(file.data) };
   const data = skeleton(rootKind, file.data);
   const shape = shapeOf(data);
   if (!valid) return { ...base, diagnostics, valid, data, shape };

@@ -5,8 +5,9 @@
 // modified in place, so sharing them between the old and new folder is safe.
 
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, linkSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { closeSync, copyFileSync, linkSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { mkdir, mkdtemp, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { CacheError } from './cache.ts';
 import { FRAGMENT_INDENT } from './digest.ts';
@@ -121,7 +122,7 @@ export async function writePlans(plans: readonly Plan[], outDir: string, options
       if (source && link(source, file)) {
         stats.linked++;
       } else {
-        stats.bytes += writer.write(file, plan);
+        stats.bytes += await writer.write(file, plan);
         stats.written++;
       }
       if (!twin) firstWith.set(plan.key, plan.path);
@@ -138,46 +139,82 @@ export async function writePlans(plans: readonly Plan[], outDir: string, options
   return { manifest, stats };
 }
 
+// Texts in memory are written in large chunks; what passes through a slot, in smaller ones.
+const DIRECT_CHUNK = 4 << 20;
 const CHUNK = 1 << 20;
+const IN_FLIGHT = 8;
+
+/** Room for one write in flight: reused once that write is done. */
+interface Slot {
+  input: Buffer;
+  /** Shifted text; grown when a chunk needs more. */
+  output: Buffer;
+  busy: Promise<void>;
+}
 
 /**
- * Writes plans' pieces into files, copying through buffers allocated once: on these machines the
- * fresh memory a copy of each large text would need costs more than the copying itself. The
- * texts of a rebuild's unchanged groups and facilities are copied from the build cache's files
- * chunk by chunk, never held whole.
+ * Writes plans' pieces into files, several chunks in flight at explicit offsets on the thread
+ * pool, through buffers allocated once: fresh memory for a copy of each large text costs more
+ * here than the copying itself. Texts in memory (a cold build's) are written as they are; the
+ * texts of a rebuild's unchanged groups and facilities are copied from the build cache's files a
+ * chunk at a time, never held whole.
  */
 class PieceWriter {
-  private readonly input = Buffer.allocUnsafe(CHUNK);
+  private readonly slots: Slot[] = Array.from({ length: IN_FLIGHT }, () => ({
+    input: Buffer.allocUnsafe(CHUNK),
+    output: Buffer.allocUnsafe(0),
+    busy: Promise.resolve(),
+  }));
+  private turn = 0;
   private readonly shifter = new LineShifter();
-  private fd = -1;
-  private at = 0;
 
   /** Writes one plan's pieces into a new file; returns how many bytes it wrote. */
-  write(file: string, plan: Plan): number {
-    this.fd = openSync(file, 'w');
-    this.at = 0;
+  async write(file: string, plan: Plan): Promise<number> {
+    const handle = await open(file, 'w');
+    let at = 0;
+    const emit = (slot: Slot, bytes: Uint8Array) => {
+      const offset = at;
+      at += bytes.length;
+      slot.busy = writeAll(handle, bytes, offset);
+    };
     try {
       for (const piece of plan.pieces) {
         if (typeof piece === 'string') {
-          this.emit(Buffer.from(piece, 'utf8'));
+          emit(await this.slot(), Buffer.from(piece, 'utf8'));
           continue;
         }
+        const source = piece.html ? piece.fragment.page : piece.fragment.compact;
         const by = piece.html ? piece.indent - FRAGMENT_INDENT : 0;
-        this.shifter.reset(by);
-        for (const chunk of this.chunks(piece.html ? piece.fragment.page : piece.fragment.compact)) {
-          this.emit(by === 0 ? chunk : this.shifter.push(chunk));
+        if (source instanceof Uint8Array && by === 0) {
+          for (let from = 0; from < source.length; from += DIRECT_CHUNK) emit(await this.slot(), source.subarray(from, from + DIRECT_CHUNK));
+          continue;
         }
+        this.shifter.reset(by);
+        for await (const [slot, chunk] of this.chunks(source)) emit(slot, by === 0 ? chunk : this.shifter.push(chunk, slot));
       }
     } finally {
-      closeSync(this.fd);
+      // Every write ends before the file closes, failed or not; the first failure is reported.
+      const ended = await Promise.allSettled(this.slots.map((s) => s.busy));
+      for (const slot of this.slots) slot.busy = Promise.resolve();
+      await handle.close();
+      const failed = ended.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
     }
-    return this.at;
+    return at;
   }
 
-  /** The source's bytes a chunk at a time; each chunk is valid until the next is asked for. */
-  private *chunks(source: Bytes): Generator<Uint8Array> {
+  /** The next slot, once its write has ended. */
+  private async slot(): Promise<Slot> {
+    const slot = this.slots[this.turn] as Slot;
+    this.turn = (this.turn + 1) % IN_FLIGHT;
+    await slot.busy;
+    return slot;
+  }
+
+  /** The source's bytes a chunk at a time, each with the slot whose write will carry it. */
+  private async *chunks(source: Bytes): AsyncGenerator<[Slot, Uint8Array]> {
     if (source instanceof Uint8Array) {
-      for (let at = 0; at < source.length; at += CHUNK) yield source.subarray(at, at + CHUNK);
+      for (let at = 0; at < source.length; at += CHUNK) yield [await this.slot(), source.subarray(at, at + CHUNK)];
       return;
     }
     let fd: number;
@@ -187,20 +224,22 @@ class PieceWriter {
       throw new CacheError(`the build cache lost ${path.basename(source.file)} (${(error as Error).message}); build again with --no-cache`);
     }
     try {
-      for (let n = readSync(fd, this.input, 0, CHUNK, null); n > 0; n = readSync(fd, this.input, 0, CHUNK, null)) {
-        yield this.input.subarray(0, n);
+      for (;;) {
+        const slot = await this.slot();
+        const n = readSync(fd, slot.input, 0, CHUNK, null);
+        if (n === 0) break;
+        yield [slot, slot.input.subarray(0, n)];
       }
     } finally {
       closeSync(fd);
     }
   }
+}
 
-  private emit(bytes: Uint8Array): void {
-    for (let done = 0; done < bytes.length; ) {
-      const n = writeSync(this.fd, bytes, done, bytes.length - done, this.at);
-      done += n;
-      this.at += n;
-    }
+async function writeAll(handle: FileHandle, bytes: Uint8Array, offset: number): Promise<void> {
+  for (let done = 0; done < bytes.length; ) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, offset + done);
+    done += bytesWritten;
   }
 }
 
@@ -213,15 +252,14 @@ export class LineShifter {
   private by = 0;
   /** Spaces still to drop at the start of the next chunk (moving out). */
   private skip = 0;
-  private out = Buffer.allocUnsafe(0);
 
   reset(by: number): void {
     this.by = by;
     this.skip = 0;
   }
 
-  /** The chunk shifted; valid until the next call. */
-  push(chunk: Uint8Array): Uint8Array {
+  /** The chunk shifted, in `into.output` (grown if it is too small). */
+  push(chunk: Uint8Array, into: { output: Buffer }): Uint8Array {
     const source = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const by = this.by;
     let from = 0;
@@ -234,8 +272,8 @@ export class LineShifter {
     let breaks = 0;
     for (let at = source.indexOf(10, from); at >= 0; at = source.indexOf(10, at + 1)) breaks++;
     const size = source.length - from + Math.max(0, by) * breaks;
-    if (this.out.length < size) this.out = Buffer.allocUnsafe(Math.max(size, 2 * this.out.length));
-    const out = this.out;
+    if (into.output.length < size) into.output = Buffer.allocUnsafe(Math.max(size, 2 * into.output.length));
+    const out = into.output;
     let to = 0;
     for (let at = source.indexOf(10, from); at >= 0; at = source.indexOf(10, from)) {
       // Up to and including the line break, then the line's indentation changed by `by`.

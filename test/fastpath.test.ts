@@ -228,8 +228,9 @@ describe('shifting page text by bytes, a chunk at a time', () => {
     const expected = by >= 0 ? text.replaceAll('\n', `\n${' '.repeat(by)}`) : text.replace(new RegExp(`\n {0,${-by}}`, 'g'), '\n');
     const shifter = new LineShifter();
     shifter.reset(by);
+    const space = { output: Buffer.alloc(0) };
     const out: Buffer[] = [];
-    for (let at = 0; at < bytes.length; at += size) out.push(Buffer.from(shifter.push(bytes.subarray(at, at + size))));
+    for (let at = 0; at < bytes.length; at += size) out.push(Buffer.from(shifter.push(bytes.subarray(at, at + size), space)));
     expect(Buffer.concat(out).toString('utf8')).toBe(expected);
   });
 });

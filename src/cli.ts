@@ -1,6 +1,7 @@
 // The command line: commander wiring only, and the one place that touches `process`.
 // Exit codes: 0 done, 1 the metadata is invalid, 2 usage, configuration or I/O trouble.
 
+import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
@@ -20,6 +21,9 @@ import type { RunningServer } from './serve.ts';
 import { WriteError } from './write.ts';
 
 export const EXIT = { ok: 0, invalid: 1, trouble: 2 } as const;
+
+/** The package's version, from its package.json (one folder up from src/ and lib/ alike). */
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export interface Io {
   stdout: (text: string) => void;
@@ -91,6 +95,9 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .description('Publishes an archive\'s schema metadata (YAML) as a static, read-only JSON API.')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .version(VERSION, '-V, --version', 'print the version')
+    // Program options only before the command: `new group ... --version v02` is the group's version.
+    .enablePositionalOptions()
     .showHelpAfterError('(run archive-schema --help for usage)');
 
   const resolve = (p: string) => path.resolve(io.cwd, p);

@@ -113,6 +113,25 @@ describe('archive-schema build', () => {
   });
 });
 
+describe('the command line', () => {
+  test.each([
+    [['--version'], 0, /^\d+\.\d+\.\d+\n$/, ''],
+    [['-V'], 0, /^\d+\.\d+\.\d+\n$/, ''],
+    [['--help'], 0, /^Usage: archive-schema \[options\] \[command\][\s\S]*\n {2}check \[options\][\s\S]*\n {2}build \[options\]/, ''],
+    [['--verbose'], 2, /^$/, "error: unknown option '--verbose'\n(run archive-schema --help for usage)\n"],
+  ])('archive-schema %j exits %i', async (args, code, stdout, stderr) => {
+    const result = await cli(args, await tempdir());
+    expect(result.code).toBe(code);
+    expect(result.stdout).toMatch(stdout);
+    expect(result.stderr).toBe(stderr);
+  });
+
+  test('--version is the package\'s', async () => {
+    const { version } = JSON.parse(await readFile(path.join(PROJECT, 'package.json'), 'utf8')) as { version: string };
+    expect((await cli(['--version'], await tempdir())).stdout).toBe(`${version}\n`);
+  });
+});
+
 describe('resolveBaseUrl', () => {
   test.each([
     ['the flag wins', 'https://a.example.org/', { NETLIFY: 'true', CONTEXT: 'production', URL: 'https://b.example.org' }, 'https://a.example.org'],

@@ -36,6 +36,11 @@ export class CacheError extends Error {
   override name = 'CacheError';
 }
 
+/** A file of the cache that could not be read when it was needed: the build starts again cold. */
+export function lostFromCache(file: string, error: unknown): CacheError {
+  return new CacheError(`the build cache lost ${path.basename(file)} (${(error as Error).message}); build again with --no-cache`);
+}
+
 /** Gives `head` its nodes (a group's tables, a facility's bands) as a property read from `file` when first asked for. */
 function lazyNodes(head: Record<string, unknown>, key: string, file: string): void {
   let nodes: unknown;
@@ -46,7 +51,7 @@ function lazyNodes(head: Record<string, unknown>, key: string, file: string): vo
         try {
           nodes = deserialize(readFileSync(file));
         } catch (error) {
-          throw new CacheError(`the build cache lost ${path.basename(file)} (${(error as Error).message}); build again with --no-cache`);
+          throw lostFromCache(file, error);
         }
       }
       return nodes;

@@ -9,7 +9,7 @@ import { closeSync, copyFileSync, linkSync, mkdirSync, openSync, readSync } from
 import { mkdir, mkdtemp, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { CacheError } from './cache.ts';
+import { CacheError, lostFromCache } from './cache.ts';
 import { FRAGMENT_INDENT } from './digest.ts';
 import type { Bytes } from './digest.ts';
 import type { Plan } from './render.ts';
@@ -185,12 +185,10 @@ class PieceWriter {
         }
         const source = piece.html ? piece.fragment.page : piece.fragment.compact;
         const by = piece.html ? piece.indent - FRAGMENT_INDENT : 0;
-        if (source instanceof Uint8Array && by === 0) {
-          for (let from = 0; from < source.length; from += DIRECT_CHUNK) emit(await this.slot(), source.subarray(from, from + DIRECT_CHUNK));
-          continue;
-        }
         this.shifter.reset(by);
-        for await (const [slot, chunk] of this.chunks(source)) emit(slot, by === 0 ? chunk : this.shifter.push(chunk, slot));
+        // Text in memory that needs no shift goes out as it is, in large chunks.
+        const size = by === 0 ? DIRECT_CHUNK : CHUNK;
+        for await (const [slot, chunk] of this.chunks(source, size)) emit(slot, by === 0 ? chunk : this.shifter.push(chunk, slot));
       }
     } finally {
       // Every write ends before the file closes, failed or not; the first failure is reported.
@@ -211,17 +209,20 @@ class PieceWriter {
     return slot;
   }
 
-  /** The source's bytes a chunk at a time, each with the slot whose write will carry it. */
-  private async *chunks(source: Bytes): AsyncGenerator<[Slot, Uint8Array]> {
+  /**
+   * The source's bytes a chunk at a time, each with the slot whose write will carry it: views of
+   * text in memory `size` bytes long, or a cached file read into the slot's buffer.
+   */
+  private async *chunks(source: Bytes, size: number): AsyncGenerator<[Slot, Uint8Array]> {
     if (source instanceof Uint8Array) {
-      for (let at = 0; at < source.length; at += CHUNK) yield [await this.slot(), source.subarray(at, at + CHUNK)];
+      for (let at = 0; at < source.length; at += size) yield [await this.slot(), source.subarray(at, at + size)];
       return;
     }
     let fd: number;
     try {
       fd = openSync(source.file, 'r');
     } catch (error) {
-      throw new CacheError(`the build cache lost ${path.basename(source.file)} (${(error as Error).message}); build again with --no-cache`);
+      throw lostFromCache(source.file, error);
     }
     try {
       for (;;) {

@@ -305,8 +305,11 @@ async function buildOnce(options: BuildOptions): Promise<BuildResult> {
   clock.lap('plan');
   const cache: Cache = options.cacheDir && !options.reference ? openCache(options.cacheDir) : noCache();
   const onFile = options.onProgress;
+  const previous = cache.manifest(options.outDir);
+  const spares = cache.spares(options.outDir);
   const { manifest, stats } = await writePlans(plans, options.outDir, {
-    ...(cache.manifest(options.outDir) ? { previous: cache.manifest(options.outDir) } : {}),
+    ...(previous ? { previous } : {}),
+    ...(spares ? { spares: { dir: spares } } : {}),
     ...(onFile ? { onFile: (done: number, total: number) => onFile('writing', done, total) } : {}),
   });
   cache.saveManifest(options.outDir, manifest);

@@ -2,8 +2,9 @@
 // place in the tree and a fingerprint of the code and schemas that made it, so an entry is reused
 // only when it would be made again identically. Kept between builds (and between Netlify builds,
 // which keep node_modules/.cache), and alongside it: the manifest of the last output written, the
-// hashes of the metadata files with the stamps they had (so an unchanged file is not read), and
-// the key of the last inputs the cross-file rules passed on.
+// hashes of the metadata files with the stamps they had (so an unchanged file is not read), the
+// key of the last inputs the cross-file rules passed on, and the output files the last build
+// replaced, kept to be written over (write.ts).
 
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -77,6 +78,8 @@ export interface Cache {
   prune(used: ReadonlySet<string>): void;
   manifest(outDir: string): Manifest | undefined;
   saveManifest(outDir: string, manifest: Manifest): void;
+  /** Where the files an output's builds replace are kept as spares (write.ts). */
+  spares(outDir: string): string | undefined;
   /** The hashes the last scan of a metadata folder recorded. */
   scanIndex(metadataDir: string): ScanIndex | undefined;
   saveScanIndex(metadataDir: string, index: ScanIndex): void;
@@ -96,6 +99,7 @@ export function noCache(): Cache {
     prune: nothing,
     manifest: nothing,
     saveManifest: nothing,
+    spares: nothing,
     scanIndex: nothing,
     saveScanIndex: nothing,
     rulesPassed: () => false,
@@ -109,7 +113,8 @@ export function openCache(dir: string): Cache {
   const digests = path.join(dir, 'digests');
   const manifests = path.join(dir, 'manifests');
   // Files about a folder (an output, a metadata folder) are named by a hash of its full path.
-  const about = (folder: string) => `${createHash('sha256').update(path.resolve(folder)).digest('hex').slice(0, 16)}.json`;
+  const named = (folder: string) => createHash('sha256').update(path.resolve(folder)).digest('hex').slice(0, 16);
+  const about = (folder: string) => `${named(folder)}.json`;
   const manifestFile = (outDir: string) => path.join(manifests, about(outDir));
   const scanFile = (metadataDir: string) => path.join(dir, 'scans', about(metadataDir));
   const rulesFile = path.join(dir, 'rules-passed');
@@ -185,6 +190,7 @@ export function openCache(dir: string): Cache {
       }
     },
     manifest: (outDir) => readJson<Manifest>(manifestFile(outDir)),
+    spares: (outDir) => path.join(dir, 'spares', named(outDir)),
     saveManifest(outDir, manifest) {
       save(manifestFile(outDir), JSON.stringify(manifest));
     },

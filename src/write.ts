@@ -2,10 +2,12 @@
 // folder first, which then replaces the old output in two renames. A build that fails at any point
 // leaves the previous output exactly as it was. Files whose content key is unchanged since the
 // previous build are hard-linked from it instead of written again; output files are never
-// modified in place, so sharing them between the old and new folder is safe.
+// modified in place, so sharing them between the old and new folder is safe. Files the new output
+// replaced can be kept as spares and written over by the next build (see Spares), once no output
+// folder holds them any more.
 
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, linkSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { closeSync, copyFileSync, linkSync, lstatSync, mkdirSync, openSync, readSync, readdirSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -30,6 +32,8 @@ export interface Manifest {
 export interface WriteStats {
   written: number;
   linked: number;
+  /** Of the files written, how many were written over a spare. */
+  recycled: number;
   bytes: number;
   /** Milliseconds spent putting the new folder in place and removing the old one. */
   swapMs: number;
@@ -73,6 +77,11 @@ export async function outputBuildId(outDir: string): Promise<string | undefined>
 export interface WriteOptions {
   /** The previous build's manifest, when its output is still in place: unchanged files are linked. */
   previous?: Manifest;
+  /**
+   * Where spares are kept: the files this build replaces go there (when no other folder holds
+   * them), and the next build writes its new files over them. On the output's file system.
+   */
+  spares?: { dir: string; minBytes?: number };
   onFile?: (done: number, total: number) => void;
 }
 
@@ -96,8 +105,9 @@ export async function writePlans(plans: readonly Plan[], outDir: string, options
   // Named by its content, so building the same input twice gives the same folder, marker included.
   const build = createHash('sha256').update(plans.map((p) => `${p.path}\0${p.key}`).join('\n')).digest('hex').slice(0, 16);
   const manifest: Manifest = { build, files: {} };
-  const stats: WriteStats = { written: 0, linked: 0, bytes: 0, swapMs: 0 };
+  const stats: WriteStats = { written: 0, linked: 0, recycled: 0, bytes: 0, swapMs: 0 };
   const previous = options.previous && (await outputBuildId(target)) === options.previous.build ? options.previous : undefined;
+  const spares = options.spares ? Spares.open(options.spares.dir, options.spares.minBytes) : undefined;
   try {
     await writeFile(
       path.join(staging, MARKER),
@@ -105,9 +115,17 @@ export async function writePlans(plans: readonly Plan[], outDir: string, options
     );
     const writer = new PieceWriter();
     const made = new Set<string>();
+    // The same bytes already written in this build (the ifs listing is the catalogues one until
+    // IFS data exists), or left unchanged by the previous build: linked instead of written.
     const firstWith = new Map<string, string>();
+    const sources = plans.map((plan) => {
+      const twin = firstWith.get(plan.key);
+      if (!twin) firstWith.set(plan.key, plan.path);
+      return twin ? path.join(staging, twin) : previous?.files[plan.path] === plan.key ? path.join(target, plan.path) : undefined;
+    });
+    const spareFor = spares?.deal(plans.filter((_, i) => !sources[i]).map((p) => ({ path: p.path, size: sizeOf(path.join(target, p.path)) })));
     let index = 0;
-    for (const plan of plans) {
+    for (const [i, plan] of plans.entries()) {
       const file = path.join(staging, plan.path);
       const dir = path.dirname(file);
       if (!made.has(dir)) {
@@ -115,17 +133,15 @@ export async function writePlans(plans: readonly Plan[], outDir: string, options
         made.add(dir);
       }
       manifest.files[plan.path] = plan.key;
-      // The same bytes already written in this build (the ifs listing is the catalogues one until
-      // IFS data exists), or left unchanged by the previous build: link instead of writing.
-      const twin = firstWith.get(plan.key);
-      const source = twin ? path.join(staging, twin) : previous?.files[plan.path] === plan.key ? path.join(target, plan.path) : undefined;
+      const source = sources[i];
       if (source && link(source, file)) {
         stats.linked++;
       } else {
-        stats.bytes += await writer.write(file, plan);
+        const { bytes, reused } = await writer.write(file, plan, spareFor?.get(plan.path));
+        stats.bytes += bytes;
         stats.written++;
+        if (reused) stats.recycled++;
       }
-      if (!twin) firstWith.set(plan.key, plan.path);
       options.onFile?.(++index, plans.length);
     }
   } catch (error) {
@@ -134,7 +150,7 @@ export async function writePlans(plans: readonly Plan[], outDir: string, options
     throw new WriteError(`cannot write the output: ${(error as Error).message}; ${outDir} was left as it was`);
   }
   const swapping = performance.now();
-  await swap(staging, target);
+  await swap(staging, target, spares);
   stats.swapMs = Math.round(performance.now() - swapping);
   return { manifest, stats };
 }
@@ -168,10 +184,14 @@ class PieceWriter {
   private turn = 0;
   private readonly shifter = new LineShifter();
 
-  /** Writes one plan's pieces into a new file; returns how many bytes it wrote. */
-  async write(file: string, plan: Plan): Promise<number> {
-    const handle = await open(file, 'w');
+  /**
+   * Writes one plan's pieces into a new file, or over a spare moved into its place; returns how
+   * many bytes it wrote and whether it reused the spare.
+   */
+  async write(file: string, plan: Plan, spare?: string): Promise<{ bytes: number; reused: boolean }> {
+    const { handle, reused } = await openOver(file, spare);
     let at = 0;
+    let complete = false;
     const emit = (slot: Slot, bytes: Uint8Array) => {
       const offset = at;
       at += bytes.length;
@@ -190,15 +210,18 @@ class PieceWriter {
         const size = by === 0 ? DIRECT_CHUNK : CHUNK;
         for await (const [slot, chunk] of this.chunks(source, size)) emit(slot, by === 0 ? chunk : this.shifter.push(chunk, slot));
       }
+      complete = true;
     } finally {
       // Every write ends before the file closes, failed or not; the first failure is reported.
       const ended = await Promise.allSettled(this.slots.map((s) => s.busy));
       for (const slot of this.slots) slot.busy = Promise.resolve();
+      let failure: unknown = ended.find((r) => r.status === 'rejected')?.reason;
+      // A spare longer than the new text loses its tail.
+      if (complete && failure === undefined && reused) await handle.truncate(at).catch((error: unknown) => (failure = error));
       await handle.close();
-      const failed = ended.find((r) => r.status === 'rejected');
-      if (failed) throw failed.reason;
+      if (failure !== undefined) throw failure;
     }
-    return at;
+    return { bytes: at, reused };
   }
 
   /** The next slot, once its write has ended. */
@@ -310,7 +333,137 @@ function link(source: string, file: string): boolean {
   }
 }
 
-async function swap(staging: string, target: string): Promise<void> {
+/**
+ * Opens `file` for writing: a spare renamed into its place and written over, or, when there is
+ * none (or it turns out to be linked elsewhere after all, and so not ours to change), a new file.
+ */
+async function openOver(file: string, spare: string | undefined): Promise<{ handle: FileHandle; reused: boolean }> {
+  if (spare) {
+    try {
+      renameSync(spare, file);
+      const handle = await open(file, 'r+');
+      if ((await handle.stat()).nlink === 1) return { handle, reused: true };
+      await handle.close();
+      unlinkSync(file);
+    } catch {
+      // Gone, or not a file we can write over: a new file instead.
+    }
+  }
+  return { handle: await open(file, 'w'), reused: false };
+}
+
+/** A file's size, or 0 if it is not there. */
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Files smaller than this are not worth keeping as spares. */
+export const SPARE_MIN_BYTES = 1 << 20;
+
+/**
+ * Files a build replaced, kept to write the next build's new files over instead of being
+ * deleted. Writing over a file reuses the memory and disk blocks the system already holds for it;
+ * a new file needs fresh ones, and on virtual machines that hand free memory back to their host
+ * (as CI runners and cloud workstations do) fresh memory costs far more than the copying itself:
+ * 260 MB of outputs took 0.7 s as new files and 0.02 s written over spares. (PostgreSQL recycles
+ * its write-ahead log's segments for the same reason.) Each spare is named after the output path
+ * it last had; the pool holds what the last build replaced, nothing older.
+ */
+export class Spares {
+  private constructor(
+    readonly dir: string,
+    private readonly files: { file: string; path: string; size: number }[],
+    private readonly minBytes: number,
+  ) {}
+
+  static open(dir: string, minBytes = SPARE_MIN_BYTES): Spares {
+    const files: { file: string; path: string; size: number }[] = [];
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      // No spares yet.
+    }
+    for (const name of names) {
+      const file = path.join(dir, name);
+      try {
+        const info = lstatSync(file);
+        if (info.isFile()) files.push({ file, path: decodeURIComponent(name), size: info.size });
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    return new Spares(dir, files, minBytes);
+  }
+
+  /**
+   * Which spare each file to write goes over: the one that had its path, else the largest left
+   * for the largest file (sizes as the previous output had them).
+   */
+  deal(writes: readonly { path: string; size: number }[]): Map<string, string> {
+    const dealt = new Map<string, string>();
+    const left = new Map(this.files.map((f) => [f.path, f]));
+    for (const write of writes) {
+      const same = left.get(write.path);
+      if (same) {
+        dealt.set(write.path, same.file);
+        left.delete(write.path);
+      }
+    }
+    const spares = [...left.values()].sort((a, b) => b.size - a.size);
+    const rest = writes.filter((w) => !dealt.has(w.path)).sort((a, b) => b.size - a.size);
+    rest.forEach((write, i) => {
+      const spare = spares[i];
+      if (spare) dealt.set(write.path, spare.file);
+    });
+    return dealt;
+  }
+
+  /**
+   * Makes the files of a replaced output folder the spares, in place of any left unused. A file
+   * still linked from elsewhere (the new output shares every unchanged file) is only unlinked;
+   * so is a small one.
+   */
+  refill(replaced: string): void {
+    rmSync(this.dir, { recursive: true, force: true });
+    try {
+      mkdirSync(this.dir, { recursive: true });
+    } catch {
+      return;
+    }
+    const walk = (dir: string, prefix: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        const relative = prefix + entry.name;
+        if (entry.isDirectory()) {
+          walk(full, `${relative}/`);
+          continue;
+        }
+        if (!entry.isFile()) continue;
+        const info = lstatSync(full);
+        if (info.nlink > 1) {
+          // Its other links (a twin in the same folder, or the new output) keep it; the last of
+          // its twins here may become a spare.
+          unlinkSync(full);
+        } else if (info.size >= this.minBytes) {
+          renameSync(full, path.join(this.dir, encodeURIComponent(relative)));
+        }
+      }
+    };
+    try {
+      walk(replaced, '');
+    } catch {
+      // Spares are only an optimisation (and another file system cannot hold them): whatever is
+      // left goes with the folder.
+    }
+  }
+}
+
+async function swap(staging: string, target: string, spares?: Spares): Promise<void> {
   const previous = (await exists(target)) ? `${staging.replace(/-new-([^/]*)$/, '-old-$1')}` : undefined;
   try {
     if (previous) await rename(target, previous);
@@ -325,5 +478,8 @@ async function swap(staging: string, target: string): Promise<void> {
     await rm(staging, { recursive: true, force: true });
     throw new WriteError(`cannot put the new output in place: ${(error as Error).message}; the previous output was restored`);
   }
-  if (previous) await rm(previous, { recursive: true, force: true });
+  if (previous) {
+    spares?.refill(previous);
+    await rm(previous, { recursive: true, force: true });
+  }
 }

@@ -2,7 +2,7 @@
 // the previous output untouched, refusing dangerous output folders, and the base URL chosen from
 // the flag or Netlify's environment.
 
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_BASE_URL, UsageError, resolveBaseUrl } from '../src/build.ts';
@@ -161,5 +161,34 @@ describe('netlify.toml', () => {
     const stale = await cli(['routes', '--check'], dir);
     expect(stale.code).toBe(1);
     expect(stale.stderr).toBe('netlify.toml differs from the route table in src/routes.ts; run `npm run routes` and commit the result.\n');
+  });
+
+  test('its cache plugin restores the build cache first and saves it last, without the spare outputs', async () => {
+    type Hook = (options: { utils: { cache: { restore: (p: string) => Promise<void>; save: (p: string) => Promise<void> } } }) => Promise<void>;
+    const plugin = (await import(path.join(PROJECT, 'netlify/plugins/archive-schema-cache/index.js'))) as { onPreBuild: Hook; onPostBuild: Hook };
+    const dir = await tempdir();
+    const cache = 'node_modules/.cache/archive-schema';
+    const calls: string[] = [];
+    const utils = {
+      cache: {
+        restore: async (p: string) => {
+          calls.push(`restore ${p}`);
+          // What Netlify brings back, as a build would leave it.
+          for (const folder of ['digests', 'spares/0123']) await mkdir(path.join(dir, p, folder), { recursive: true });
+        },
+        save: async (p: string) => {
+          calls.push(`save ${p}: ${(await readdir(path.join(dir, p))).join(', ')}`);
+        },
+      },
+    };
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      await plugin.onPreBuild({ utils });
+      await plugin.onPostBuild({ utils });
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(calls).toEqual([`restore ${cache}`, `save ${cache}: digests`]);
   });
 });

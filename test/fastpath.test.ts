@@ -4,14 +4,16 @@
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { cp, link, mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { generateArchive } from '../src/bench/synthetic.ts';
 import { digest } from '../src/digest.ts';
 import { scanMetadata } from '../src/load.ts';
 import { compileValidators } from '../src/validate.ts';
-import { LineShifter, MARKER } from '../src/write.ts';
+import { plansOf } from '../src/render.ts';
+import { LineShifter, MARKER, writePlans } from '../src/write.ts';
+import type { Manifest } from '../src/write.ts';
 import { FIXTURE, PROJECT, cli, snapshotTree, tempdir, testdir } from './helpers.ts';
 
 /** Two output trees hold the same files with the same bytes (the marker names the build, not the API). */
@@ -153,6 +155,87 @@ describe('the cache', () => {
     for (const name of await readdir(digests)) await writeFile(path.join(digests, name), 'not a digest');
     await expectCachedEqualsCold(dir);
   });
+});
+
+describe('spares: the files a build replaced, written over by the next', () => {
+  /** Writes these texts as an output, linking what the previous write left unchanged. */
+  async function write(dir: string, texts: Record<string, string>, previous?: Manifest) {
+    return writePlans(plansOf(new Map(Object.entries(texts))), path.join(dir, 'out'), {
+      ...(previous ? { previous } : {}),
+      spares: { dir: path.join(dir, 'spares'), minBytes: 1000 },
+    });
+  }
+
+  async function expectOutput(dir: string, texts: Record<string, string>): Promise<void> {
+    const tree = await snapshotTree(path.join(dir, 'out'));
+    tree.delete(MARKER);
+    expect(Object.fromEntries([...tree].map(([file, bytes]) => [file, bytes.toString('utf8')]))).toEqual(texts);
+  }
+
+  const spareNames = async (dir: string) => (await readdir(path.join(dir, 'spares'))).map(decodeURIComponent).sort();
+
+  // Files of at least 1000 bytes are kept as spares here. A listing and its twin (equal bytes,
+  // one file), a page that changes, one that does not, and one too small to keep.
+  const page = (text: string) => `${text}\n`.repeat(400);
+  const first = { 'a/listing.json': 'L'.repeat(5000), 'a/twin.json': 'L'.repeat(5000), 'b/page.html': page('one'), 'c/same.json': 'S'.repeat(2000), 'c/small.json': 'one' };
+
+  test.each([
+    ['shorter than the spares', { ...first, 'a/listing.json': 'M'.repeat(3000), 'a/twin.json': 'M'.repeat(3000), 'b/page.html': page('1') }],
+    ['longer than the spares', { ...first, 'a/listing.json': 'N'.repeat(9000), 'a/twin.json': 'N'.repeat(9000), 'b/page.html': page('one, two and three') }],
+    ['at other paths', { ...first, 'a/listing.json': undefined, 'a/twin.json': 'P'.repeat(5000), 'b/page.html': undefined, 'd/new.json': 'new file'.repeat(300) }],
+  ])('the next output is exactly its texts, %s', async (_name, next) => {
+    const third = Object.fromEntries(Object.entries(next).filter((e): e is [string, string] => e[1] !== undefined));
+    const dir = await tempdir();
+    const one = await write(dir, first);
+    const second = { ...first, 'a/listing.json': 'K'.repeat(4000), 'a/twin.json': 'K'.repeat(4000), 'b/page.html': page('two'), 'c/small.json': 'two' };
+    const two = await write(dir, second, one.manifest);
+    // What the second output replaced, big enough to keep: one file for the listing and its twin,
+    // and the page. The unchanged file is shared with the new output, so it is not a spare.
+    expect(await spareNames(dir)).toEqual(['a/twin.json', 'b/page.html']);
+    const three = await write(dir, third, two.manifest);
+    await expectOutput(dir, third);
+    expect(three.stats.recycled).toBe(2);
+    expect(three.stats.linked).toBeGreaterThan(0);
+    // The second output's files are the spares now, and the first's are gone.
+    const kept = await Promise.all((await readdir(path.join(dir, 'spares'))).map((name) => readFile(path.join(dir, 'spares', name), 'utf8')));
+    expect(kept.sort()).toEqual(['K'.repeat(4000), page('two')]);
+  });
+
+  test('a spare linked from anywhere else is never written over', async () => {
+    const dir = await tempdir();
+    const one = await write(dir, first);
+    const two = await write(dir, { ...first, 'b/page.html': page('two') }, one.manifest);
+    expect(await spareNames(dir)).toEqual(['b/page.html']);
+    await link(path.join(dir, 'spares', encodeURIComponent('b/page.html')), path.join(dir, 'kept.html'));
+    const third = { ...first, 'b/page.html': page('three') };
+    const three = await write(dir, third, two.manifest);
+    await expectOutput(dir, third);
+    expect(three.stats.recycled).toBe(0);
+    expect(await readFile(path.join(dir, 'kept.html'), 'utf8')).toBe(page('one'));
+  });
+
+  test('a build keeps the files it replaced as spares in its cache, and --no-cache keeps none', async () => {
+    // The bundled metadata's listings are large enough to be worth keeping.
+    const dir = await tempdir();
+    await cp(path.join(PROJECT, 'metadata'), path.join(dir, 'metadata'), { recursive: true });
+    const spares = path.join(dir, 'node_modules/.cache/archive-schema/spares');
+    expect((await cli(['build'], dir)).code).toBe(0);
+    const group = path.join(dir, 'metadata/gama/dr2/catalogues/SpecCat.yaml');
+    const original = await readFile(group, 'utf8');
+    for (const change of ['(edited)', '(edited again)']) {
+      await writeFile(group, original.replace(/^( {2,}description: [A-Za-z][^'"#:\n]*)$/m, `$1 ${change}`));
+      const listing = await readFile(path.join(dir, 'dist/api/schema/data_type/catalogues.format-api.html'));
+      expect((await cli(['build'], dir)).code).toBe(0);
+      // The listing's page was replaced: its previous bytes are a spare now.
+      const [folder] = await readdir(spares);
+      const kept = await Promise.all((await readdir(path.join(spares, folder ?? ''))).map((name) => readFile(path.join(spares, folder ?? '', name))));
+      expect(kept.some((bytes) => bytes.equals(listing))).toBe(true);
+      expect((await cli(['build', '--no-cache', '--out', 'cold'], dir)).code).toBe(0);
+      await expectSameOutput(path.join(dir, 'dist'), path.join(dir, 'cold'));
+      await rm(path.join(dir, 'cold'), { recursive: true });
+    }
+    expect(await readdir(spares)).toHaveLength(1);
+  }, 60_000);
 });
 
 describe('a digest\'s shape', () => {

@@ -9,14 +9,10 @@ import { UsageError, build, check, resolveBaseUrl } from './build.ts';
 import type { Progress } from './build.ts';
 import { defaultWorkers } from './pool.ts';
 import { countBySeverity, formatGithub, formatJson, formatReport, strictly } from './diagnostics.ts';
-import { formatMetadata } from './format.ts';
 import { HistoryError } from './history.ts';
 import { LoadError } from './load.ts';
-import { RewriteError } from './rewrite.ts';
 import { renderNetlifyToml } from './routes.ts';
-import { scaffold } from './scaffold.ts';
 import type { ScaffoldKind } from './scaffold.ts';
-import { nowInstant, stamp } from './stamp.ts';
 import type { RunningServer } from './serve.ts';
 import { WriteError } from './write.ts';
 
@@ -36,8 +32,9 @@ export interface Io {
   progress?: boolean;
 }
 
-// The server and the importers load heavy modules (Netlify's redirect engine is WebAssembly);
-// they are imported when their command runs, so every other command starts fast.
+// The server, the importers and the commands that rewrite metadata load heavy modules (Netlify's
+// redirect engine is WebAssembly; the rewriters need the position-keeping YAML parser); they are
+// imported when their command runs, so that a build starts fast.
 const DEFAULT_PORT = 8080;
 const DEFAULT_HOST = '127.0.0.1';
 
@@ -204,6 +201,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--check', 'change nothing; exit 1 when a file is not in canonical form')
     .addOption(new Option('--format <format>', 'report format').choices(['text', 'github']).default('text'))
     .action(async (opts: { metadata: string; check?: boolean; format: 'text' | 'github' }) => {
+      const { formatMetadata } = await import('./format.ts');
       const result = await formatMetadata(resolve(opts.metadata), io.cwd, { check: Boolean(opts.check) });
       const notes = opts.check
         ? result.changed.map((file) => ({ file, line: 0, col: 0, severity: 'error' as const, rule: 'fmt/not-canonical', message: 'is not in canonical form; run `npm run fmt` and commit the result' }))
@@ -238,6 +236,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
       const fields = Object.fromEntries(
         (['prettyName', 'title', 'description', 'pi', 'website', 'contact', 'version'] as const).flatMap((k) => (opts[k] !== undefined ? [[k, opts[k]]] : [])),
       );
+      const [{ scaffold }, { nowInstant }] = await Promise.all([import('./scaffold.ts'), import('./stamp.ts')]);
       const result = await scaffold(kind, target, { metadataDir: resolve(opts.metadata), displayRoot: io.cwd, now: opts.now ?? nowInstant(), fields });
       io.stdout(`Created ${result.file}${result.id !== undefined ? ` with id ${result.id}` : ''}.\n`);
       if (result.todo.length > 0) {
@@ -290,6 +289,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--base <rev>', 'revision to compare with (e.g. origin/main)', 'HEAD')
     .option('--now <instant>', 'the instant to write instead of the current time, e.g. 2026-01-01T00:00:00Z')
     .action(async (opts: { metadata: string; base: string; now?: string }) => {
+      const { nowInstant, stamp } = await import('./stamp.ts');
       const now = opts.now ?? nowInstant();
       const changes = await stamp({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, base: opts.base, now });
       for (const change of changes) io.stdout(`${change.file}: ${change.what}\n`);
@@ -343,6 +343,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       // --help and --version end here too, with exit code 0.
       return error.exitCode === 0 ? EXIT.ok : EXIT.trouble;
     }
+    // Only the commands that rewrite files throw this, and they have loaded its module.
+    const { RewriteError } = await import('./rewrite.ts');
     if (error instanceof RewriteError) {
       // The file is the curator's to fix (a conflict, broken YAML): nothing was written.
       io.stderr(`archive-schema: ${error.message}\n`);

@@ -3,9 +3,10 @@
 // metadata/retired.yaml; it may not move to another parent; a rename is flagged for review.
 
 import { execFile, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { diffLines } from 'diff';
+import type * as Diff from 'diff';
 import type { Diagnostic } from './diagnostics.ts';
 import { parseMetadata } from './load.ts';
 import type { MetadataFile, PathSegment } from './load.ts';
@@ -13,6 +14,10 @@ import { NODE_KIND_WORDS, assemble, walkNodes } from './tree.ts';
 import type { Archive, IdKind, NodeVisit } from './tree.ts';
 
 const run = promisify(execFile);
+
+// The line differ is loaded only when lines are compared (check --base): every other run skips it.
+let diffModule: typeof Diff | undefined;
+const diff = (): typeof Diff => (diffModule ??= createRequire(import.meta.url)('diff') as typeof Diff);
 
 export class HistoryError extends Error {
   override name = 'HistoryError';
@@ -92,7 +97,7 @@ export function changedLines(files: readonly { relative: string; display: string
     if (before === file.text) continue;
     const lines = new Set<number>();
     let line = 1;
-    for (const part of diffLines(before, file.text)) {
+    for (const part of diff().diffLines(before, file.text)) {
       const count = part.count ?? 0;
       if (part.added) for (let i = 0; i < count; i++) lines.add(line + i);
       if (!part.removed) line += count;

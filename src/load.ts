@@ -4,12 +4,18 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { load as loadYaml } from 'js-yaml';
-import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
+import type * as Yaml from 'yaml';
 import type { Document, Node as YamlNode, Pair } from 'yaml';
 import type { Diagnostic } from './diagnostics.ts';
+
+// The position-keeping parser is loaded when a position is first asked for: a build that finds
+// nothing wrong never loads it.
+let yamlModule: typeof Yaml | undefined;
+const yaml = (): typeof Yaml => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
 
 export type FileKind = 'survey' | 'release' | 'catalogue-group' | 'imaging-facility' | 'retired';
 
@@ -259,6 +265,7 @@ export function parseFileFast(display: string, text: string): { file?: ParsedFil
 
 /** Parses one YAML text; syntax problems come back as diagnostics with their positions. */
 export function parseFile(display: string, text: string): { file?: ParsedFile; diagnostics: Diagnostic[] } {
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
   const at = (offset: number): Position => lineCounter.linePos(offset);
@@ -289,7 +296,7 @@ export function parseFile(display: string, text: string): { file?: ParsedFile; d
     at(offsetOf(doc, pointer, where));
   const source = (pointer: readonly PathSegment[]): string | undefined => {
     const { node, complete } = nodeAt(doc, pointer);
-    return complete && isScalar(node) && node.range ? text.slice(node.range[0], node.range[1]) : undefined;
+    return complete && yaml().isScalar(node) && node.range ? text.slice(node.range[0], node.range[1]) : undefined;
   };
   return { file: { display, data, locate, source, text }, diagnostics };
 }
@@ -307,13 +314,13 @@ function nodeAt(doc: Document, pointer: readonly PathSegment[]): { node: unknown
   let pair: Pair | undefined;
   let depth = 0;
   for (const segment of pointer) {
-    if (isAlias(node)) node = node.resolve(doc);
+    if (yaml().isAlias(node)) node = node.resolve(doc);
     let next: unknown;
     let nextPair: Pair | undefined;
-    if (isMap(node)) {
-      nextPair = node.items.find((item) => isPair(item) && keyText(item.key) === String(segment));
+    if (yaml().isMap(node)) {
+      nextPair = node.items.find((item) => yaml().isPair(item) && keyText(item.key) === String(segment));
       next = nextPair?.value;
-    } else if (isSeq(node) && typeof segment === 'number') {
+    } else if (yaml().isSeq(node) && typeof segment === 'number') {
       next = node.items[segment];
     }
     if (next === undefined && nextPair === undefined) break;
@@ -338,6 +345,6 @@ function isNode(value: unknown): value is YamlNode {
 }
 
 function keyText(key: unknown): string | undefined {
-  if (isScalar(key)) return String(key.value);
+  if (yaml().isScalar(key)) return String(key.value);
   return undefined;
 }

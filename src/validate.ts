@@ -2,12 +2,11 @@
 // and turns every ajv error into a diagnostic at file:line:col that says what was expected.
 
 import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { closest, distance } from 'fastest-levenshtein';
 import type { Diagnostic } from './diagnostics.ts';
 import type { FileKind, MetadataFile, PathSegment } from './load.ts';
-import { addFormats } from './formats.ts';
+import { newAjv } from './formats.ts';
 import { CHECKS } from './checks.ts';
 import type { Finding } from './checks.ts';
 
@@ -51,10 +50,9 @@ function runChecks(names: string | string[], value: unknown, _schema?: unknown, 
  * they would rewrite the curators' data instead of reporting on it.
  */
 export function compileValidators(dir: URL = SCHEMA_DIR): Validators {
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+  const ajv = newAjv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
   // Shown by editors when a pattern fails; our messages use it too.
   ajv.addKeyword('patternErrorMessage');
-  addFormats(ajv);
   // Checks that a schema cannot express (src/checks.ts), run in the schema pass so that they are
   // reported together with every other problem of the file.
   ajv.addKeyword({ keyword: 'x-check', schemaType: ['string', 'array'], validate: runChecks, errors: false });

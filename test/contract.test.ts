@@ -5,9 +5,8 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { addFormats } from '../src/formats.ts';
+import { newAjv } from '../src/formats.ts';
 import { PROJECT, cli, http, testdir } from './helpers.ts';
 import type { HttpResult } from './helpers.ts';
 
@@ -217,8 +216,7 @@ describe('bodies', () => {
   const responses = JSON.parse(readFileSync(path.join(PROJECT, 'schemas/api/responses.schema.json'), 'utf8')) as {
     definitions: Record<string, { properties?: Record<string, unknown> }>;
   };
-  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-  addFormats(ajv);
+  const ajv = newAjv({ allErrors: true, strict: true, allowUnionTypes: true });
   ajv.addSchema(responses, 'responses.schema.json');
   const validator = (name: string) => {
     const v = ajv.getSchema(`responses.schema.json#/definitions/${name}`);

@@ -3,8 +3,8 @@
 // only when it would be made again identically. Kept between builds (and between Netlify builds,
 // which keep node_modules/.cache), and alongside it: the manifest of the last output written, the
 // hashes of the metadata files with the stamps they had (so an unchanged file is not read), the
-// key of the last inputs the cross-file rules passed on, and the output files the last build
-// replaced, kept to be written over (write.ts).
+// key of the last inputs the cross-file rules passed on, and output files that builds replaced,
+// kept to be written over (write.ts).
 
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';

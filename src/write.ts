@@ -150,7 +150,7 @@ export async function writePlans(plans: readonly Plan[], outDir: string, options
     throw new WriteError(`cannot write the output: ${(error as Error).message}; ${outDir} was left as it was`);
   }
   const swapping = performance.now();
-  await swap(staging, target, spares);
+  await swap(staging, target, spares && { pool: spares, paths: new Set(plans.map((p) => p.path)) });
   stats.swapMs = Math.round(performance.now() - swapping);
   return { manifest, stats };
 }
@@ -371,7 +371,8 @@ export const SPARE_MIN_BYTES = 1 << 20;
  * (as CI runners and cloud workstations do) fresh memory costs far more than the copying itself:
  * 260 MB of outputs took 0.7 s as new files and 0.02 s written over spares. (PostgreSQL recycles
  * its write-ahead log's segments for the same reason.) Each spare is named after the output path
- * it last had; the pool holds what the last build replaced, nothing older.
+ * it last had, and only paths the output still has keep one: the spares never take more room than
+ * the output itself.
  */
 export class Spares {
   private constructor(
@@ -424,37 +425,28 @@ export class Spares {
   }
 
   /**
-   * Makes the files of a replaced output folder the spares, in place of any left unused. A file
-   * still linked from elsewhere (the new output shares every unchanged file) is only unlinked;
-   * so is a small one.
+   * Adds the files of a replaced output folder to the spares, each in place of any spare of its
+   * path, and drops the spares of paths the new output does not have. A file still linked from
+   * elsewhere (the new output shares every unchanged file) is only unlinked; a small one is left
+   * to go with its folder.
    */
-  refill(replaced: string): void {
-    rmSync(this.dir, { recursive: true, force: true });
+  refill(replaced: string, paths: ReadonlySet<string>): void {
     try {
       mkdirSync(this.dir, { recursive: true });
-    } catch {
-      return;
-    }
-    const walk = (dir: string, prefix: string) => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const full = path.join(dir, entry.name);
-        const relative = prefix + entry.name;
-        if (entry.isDirectory()) {
-          walk(full, `${relative}/`);
-          continue;
+      for (const name of readdirSync(this.dir)) if (!paths.has(decodeURIComponent(name))) rmSync(path.join(this.dir, name), { force: true, recursive: true });
+      const walk = (dir: string, prefix: string) => {
+        // In order, so that of twins (one file at several paths) the same path names the spare.
+        for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+          const full = path.join(dir, entry.name);
+          const relative = prefix + entry.name;
+          if (entry.isDirectory()) walk(full, `${relative}/`);
+          if (!entry.isFile()) continue;
+          const info = lstatSync(full);
+          // Its other links (a twin here, or the new output) keep it; the last twin may be a spare.
+          if (info.nlink > 1) unlinkSync(full);
+          else if (info.size >= this.minBytes && paths.has(relative)) renameSync(full, path.join(this.dir, encodeURIComponent(relative)));
         }
-        if (!entry.isFile()) continue;
-        const info = lstatSync(full);
-        if (info.nlink > 1) {
-          // Its other links (a twin in the same folder, or the new output) keep it; the last of
-          // its twins here may become a spare.
-          unlinkSync(full);
-        } else if (info.size >= this.minBytes) {
-          renameSync(full, path.join(this.dir, encodeURIComponent(relative)));
-        }
-      }
-    };
-    try {
+      };
       walk(replaced, '');
     } catch {
       // Spares are only an optimisation (and another file system cannot hold them): whatever is
@@ -463,7 +455,7 @@ export class Spares {
   }
 }
 
-async function swap(staging: string, target: string, spares?: Spares): Promise<void> {
+async function swap(staging: string, target: string, spares?: { pool: Spares; paths: ReadonlySet<string> }): Promise<void> {
   const previous = (await exists(target)) ? `${staging.replace(/-new-([^/]*)$/, '-old-$1')}` : undefined;
   try {
     if (previous) await rename(target, previous);
@@ -479,7 +471,7 @@ async function swap(staging: string, target: string, spares?: Spares): Promise<v
     throw new WriteError(`cannot put the new output in place: ${(error as Error).message}; the previous output was restored`);
   }
   if (previous) {
-    spares?.refill(previous);
+    spares?.pool.refill(previous, spares.paths);
     await rm(previous, { recursive: true, force: true });
   }
 }

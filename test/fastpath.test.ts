@@ -180,10 +180,11 @@ describe('spares: the files a build replaced, written over by the next', () => {
   const first = { 'a/listing.json': 'L'.repeat(5000), 'a/twin.json': 'L'.repeat(5000), 'b/page.html': page('one'), 'c/same.json': 'S'.repeat(2000), 'c/small.json': 'one' };
 
   test.each([
-    ['shorter than the spares', { ...first, 'a/listing.json': 'M'.repeat(3000), 'a/twin.json': 'M'.repeat(3000), 'b/page.html': page('1') }],
-    ['longer than the spares', { ...first, 'a/listing.json': 'N'.repeat(9000), 'a/twin.json': 'N'.repeat(9000), 'b/page.html': page('one, two and three') }],
-    ['at other paths', { ...first, 'a/listing.json': undefined, 'a/twin.json': 'P'.repeat(5000), 'b/page.html': undefined, 'd/new.json': 'new file'.repeat(300) }],
-  ])('the next output is exactly its texts, %s', async (_name, next) => {
+    ['shorter than the spares', { ...first, 'a/listing.json': 'M'.repeat(3000), 'a/twin.json': 'M'.repeat(3000), 'b/page.html': page('1') }, 2],
+    ['longer than the spares', { ...first, 'a/listing.json': 'N'.repeat(9000), 'a/twin.json': 'N'.repeat(9000), 'b/page.html': page('one, two and three') }, 2],
+    // The page's path is gone, so its spare is not kept.
+    ['at other paths', { ...first, 'a/listing.json': undefined, 'a/twin.json': 'P'.repeat(5000), 'b/page.html': undefined, 'd/new.json': 'new file'.repeat(300) }, 1],
+  ])('the next output is exactly its texts, %s', async (_name, next, keeps) => {
     const third = Object.fromEntries(Object.entries(next).filter((e): e is [string, string] => e[1] !== undefined));
     const dir = await tempdir();
     const one = await write(dir, first);
@@ -196,9 +197,12 @@ describe('spares: the files a build replaced, written over by the next', () => {
     await expectOutput(dir, third);
     expect(three.stats.recycled).toBe(2);
     expect(three.stats.linked).toBeGreaterThan(0);
-    // The second output's files are the spares now, and the first's are gone.
+    // The second output's files are the spares now, and the first's were written over.
     const kept = await Promise.all((await readdir(path.join(dir, 'spares'))).map((name) => readFile(path.join(dir, 'spares', name), 'utf8')));
-    expect(kept.sort()).toEqual(['K'.repeat(4000), page('two')]);
+    expect(kept.sort()).toEqual(['K'.repeat(4000), page('two')].slice(0, keeps));
+    // A build that replaces nothing keeps the spares for the next that does.
+    await write(dir, third, three.manifest);
+    expect(await readdir(path.join(dir, 'spares'))).toHaveLength(keeps);
   });
 
   test('a spare linked from anywhere else is never written over', async () => {

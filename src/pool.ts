@@ -42,7 +42,9 @@ export async function digestAll(requests: readonly Request[], cache: Cache, opti
   // several megabytes of YAML each.
   const bytes = todo.reduce((n, { job }) => n + job.bytes.length, 0);
   const workers = CAN_FORK ? Math.min(options.workers, Math.floor(bytes / WORK_PER_WORKER)) : 0;
-  if (workers <= 1) {
+  if (todo.length === 0) {
+    // Everything came from the cache: nothing to parse, and no schema to compile.
+  } else if (workers <= 1) {
     const validators = compileValidators();
     for (const { job, index } of todo) {
       const result = digest(job.relative, Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.length).toString('utf8'), job.key, validators);

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { newAjv } from '../src/formats.ts';
 import { compileValidators } from '../src/validate.ts';
 import { PROJECT } from './helpers.ts';
 
@@ -49,6 +50,16 @@ describe.each(files)('%s', (file) => {
     const open = [...walk(schema, '#')].filter(([, s]) => s.properties && s.additionalProperties !== false).map(([at]) => at);
     expect(open).toEqual([]);
   });
+});
+
+test.each(files)('%s is a valid draft-07 schema', (file) => {
+  // The build compiles the schemas without checking them (src/validate.ts): this is the check.
+  const ajv = newAjv({ strict: true, allowUnionTypes: true });
+  ajv.addKeyword('patternErrorMessage');
+  ajv.addKeyword('x-check');
+  const valid = ajv.validateSchema(JSON.parse(readFileSync(path.join(PROJECT, file), 'utf8')) as object);
+  expect(ajv.errors ?? []).toEqual([]);
+  expect(valid).toBe(true);
 });
 
 test('the metadata schemas compile in strict mode', () => {

@@ -132,6 +132,7 @@ export async function writePlans(plans: readonly Plan[], outDir: string, options
     // Several files are written at once: writes into one file take turns, writes into different
     // files do not. A twin is linked once the file it shares is complete.
     const done = new Map<string, Promise<void>>();
+    let failure: { error: unknown } | undefined;
     const jobs = plans.map((plan, i) => {
       const file = path.join(staging, plan.path);
       const dir = path.dirname(file);
@@ -147,19 +148,23 @@ export async function writePlans(plans: readonly Plan[], outDir: string, options
         if (source && link(source, file)) {
           stats.linked++;
         } else {
-          const { bytes, reused } = await writers.run((writer) => writer.write(file, plan, spareFor?.get(plan.path)));
-          stats.bytes += bytes;
+          // Once a file has failed the rest are not started: the staging folder goes anyway.
+          const result = await writers.run(async (writer) => (failure ? undefined : writer.write(file, plan, spareFor?.get(plan.path))));
+          if (!result) return;
+          stats.bytes += result.bytes;
           stats.written++;
-          if (reused) stats.recycled++;
+          if (result.reused) stats.recycled++;
         }
         options.onFile?.(++index, plans.length);
-      })();
+      })().catch((error: unknown) => {
+        failure ??= { error };
+      });
       done.set(plan.path, job);
       return job;
     });
     // Every job ends before the staging folder may go; the first failure is reported.
-    const failed = (await Promise.allSettled(jobs)).find((r) => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    await Promise.all(jobs);
+    if (failure) throw failure.error;
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     if (error instanceof CacheError) throw error;

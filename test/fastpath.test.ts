@@ -205,6 +205,20 @@ describe('spares: the files a build replaced, written over by the next', () => {
     expect(await readdir(path.join(dir, 'spares'))).toHaveLength(keeps);
   });
 
+  test('a file that cannot be written stops the build and leaves the output as it was', async () => {
+    const dir = await tempdir();
+    await write(dir, first);
+    const before = await snapshotTree(path.join(dir, 'out'));
+    // Many files in flight, one of them made of a cached text that has gone.
+    const plans = plansOf(new Map(Array.from({ length: 12 }, (_, i) => [`f/${i}.json`, `text ${i}`.repeat(300)])));
+    const lost = { fragment: { key: 'lost', compact: { file: path.join(dir, 'gone.json') }, page: { file: path.join(dir, 'gone.html') } }, indent: 0, html: false };
+    plans.splice(5, 0, { path: 'f/lost.json', pieces: ['[', lost, ']'], key: 'lost' });
+    await expect(writePlans(plans, path.join(dir, 'out'), { spares: { dir: path.join(dir, 'spares') } })).rejects.toThrow(/the build cache lost gone\.json/);
+    expect(await snapshotTree(path.join(dir, 'out'))).toEqual(before);
+    // No staging folder is left behind.
+    expect(await readdir(dir)).toEqual(['out']);
+  });
+
   test('a spare linked from anywhere else is never written over', async () => {
     const dir = await tempdir();
     const one = await write(dir, first);

@@ -403,7 +403,7 @@ function sizeOf(file: string): number {
 }
 
 /** Files smaller than this are not worth keeping as spares. */
-export const SPARE_MIN_BYTES = 1 << 20;
+const SPARE_MIN_BYTES = 1 << 20;
 
 /**
  * Files a build replaced, kept to write the next build's new files over instead of being
@@ -415,7 +415,7 @@ export const SPARE_MIN_BYTES = 1 << 20;
  * it last had, and only paths the output still has keep one: the spares never take more room than
  * the output itself.
  */
-export class Spares {
+class Spares {
   private constructor(
     readonly dir: string,
     private readonly files: { file: string; path: string; size: number }[],

@@ -413,7 +413,8 @@ const SPARE_MIN_BYTES = 1 << 20;
  * 260 MB of outputs took 0.7 s as new files and 0.02 s written over spares. (PostgreSQL recycles
  * its write-ahead log's segments for the same reason.) Each spare is named after the output path
  * it last had, and only paths the output still has keep one: the spares never take more room than
- * the output itself.
+ * the output itself. Only a reader that opened a file two builds ago and is still reading it (a
+ * slow download from `serve` across two rebuilds) could see its bytes change.
  */
 class Spares {
   private constructor(

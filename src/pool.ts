@@ -42,9 +42,14 @@ export async function digestAll(requests: readonly Request[], cache: Cache, opti
   // several megabytes of YAML each.
   const bytes = todo.reduce((n, { job }) => n + job.bytes.length, 0);
   const workers = CAN_FORK ? Math.min(options.workers, Math.floor(bytes / WORK_PER_WORKER)) : 0;
-  if (todo.length === 0) {
-    // Everything came from the cache: nothing to parse, and no schema to compile.
-  } else if (workers <= 1) {
+  if (workers > 1) {
+    // Workers store what they make in the cache themselves, in parallel.
+    await runWorkers(workers, todo, options.cacheDir, (index, result) => {
+      results[index] = result;
+      tick();
+    });
+  } else if (todo.length > 0) {
+    // The schemas are compiled only when there is something to validate.
     const validators = compileValidators();
     for (const { job, index } of todo) {
       const result = digest(job.relative, Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.length).toString('utf8'), job.key, validators);
@@ -52,12 +57,6 @@ export async function digestAll(requests: readonly Request[], cache: Cache, opti
       results[index] = result;
       tick();
     }
-  } else {
-    // Workers store what they make in the cache themselves, in parallel.
-    await runWorkers(workers, todo, options.cacheDir, (index, result) => {
-      results[index] = result;
-      tick();
-    });
   }
   return results.map((r, i) => {
     if (!r) throw new Error(`no digest for ${requests[i]?.relative}`);

@@ -4,7 +4,9 @@
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, link, mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { cp, link, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { generateArchive } from '../src/bench/synthetic.ts';
@@ -230,6 +232,30 @@ describe('spares: the files a build replaced, written over by the next', () => {
     await expectOutput(dir, third);
     expect(three.stats.recycled).toBe(0);
     expect(await readFile(path.join(dir, 'kept.html'), 'utf8')).toBe(page('one'));
+  });
+
+  // /dev/shm is a file system of its own on Linux: spares cannot be moved there from the output's.
+  const otherFileSystem = (() => {
+    try {
+      return statSync('/dev/shm').dev !== statSync(os.tmpdir()).dev;
+    } catch {
+      return false;
+    }
+  })();
+  test.runIf(otherFileSystem)('with the spares on another file system, replaced files are deleted as before', async () => {
+    const dir = await tempdir();
+    const pool = await mkdtemp('/dev/shm/archive-schema-spares-');
+    try {
+      const options = { spares: { dir: pool, minBytes: 1000 } };
+      const one = await writePlans(plansOf(new Map(Object.entries(first))), path.join(dir, 'out'), options);
+      const second = { ...first, 'b/page.html': page('two') };
+      await writePlans(plansOf(new Map(Object.entries(second))), path.join(dir, 'out'), { ...options, previous: one.manifest });
+      await expectOutput(dir, second);
+      expect(await readdir(pool)).toEqual([]);
+      expect(await readdir(dir)).toEqual(['out']);
+    } finally {
+      await rm(pool, { recursive: true, force: true });
+    }
   });
 
   test('a build keeps the files it replaced as spares in its cache, and --no-cache keeps none', async () => {

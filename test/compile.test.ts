@@ -1,0 +1,74 @@
+// The npm scripts compile src/ into lib/ before each command only when a source has changed
+// (scripts/compile.mjs): a command after an edit runs the new code, and one after no edit starts
+// without waiting for the compiler.
+
+import { spawnSync } from 'node:child_process';
+import { cp, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test } from 'vitest';
+import { PROJECT, tempdir } from './helpers.ts';
+
+/** A copy of the project's sources, sharing its node_modules, with nothing compiled yet. */
+async function project(): Promise<string> {
+  const dir = await tempdir();
+  for (const part of ['src', 'scripts', 'tsconfig.json', 'package.json']) await cp(path.join(PROJECT, part), path.join(dir, part), { recursive: true });
+  await symlink(path.join(PROJECT, 'node_modules'), path.join(dir, 'node_modules'));
+  return dir;
+}
+
+function compile(dir: string, ...args: string[]) {
+  return spawnSync(process.execPath, [path.join(dir, 'scripts/compile.mjs'), ...args], { cwd: dir, encoding: 'utf8' });
+}
+
+const mtime = async (file: string) => (await stat(file)).mtimeMs;
+
+test('compiles when lib/ is missing or a source changed, and leaves lib/ alone otherwise', async () => {
+  const dir = await project();
+  const stamp = path.join(dir, 'lib/.compiled');
+  expect(compile(dir).status).toBe(0);
+  expect(await readFile(path.join(dir, 'lib/cli.js'), 'utf8')).toContain('export async function main');
+  const first = await mtime(stamp);
+  const routes = await mtime(path.join(dir, 'lib/routes.js'));
+
+  // Nothing changed: no compile.
+  expect(compile(dir)).toMatchObject({ status: 0, stdout: '', stderr: '' });
+  expect(await mtime(stamp)).toBe(first);
+  expect(await mtime(path.join(dir, 'lib/routes.js'))).toBe(routes);
+
+  // An edited file, a new one, and a renamed one (whose own time stays old) are compiled.
+  await writeFile(path.join(dir, 'src/routes.ts'), `${await readFile(path.join(dir, 'src/routes.ts'), 'utf8')}\nexport const EDITED = 'edited';\n`);
+  expect(compile(dir).status).toBe(0);
+  expect(await readFile(path.join(dir, 'lib/routes.js'), 'utf8')).toContain("export const EDITED = 'edited';");
+  expect(await mtime(stamp)).toBeGreaterThan(first);
+  await writeFile(path.join(dir, 'src/added.ts'), "export const ADDED = 'added';\n");
+  expect(compile(dir).status).toBe(0);
+  expect(await readFile(path.join(dir, 'lib/added.js'), 'utf8')).toContain("export const ADDED = 'added';");
+  await rename(path.join(dir, 'src/added.ts'), path.join(dir, 'src/renamed.ts'));
+  expect(compile(dir).status).toBe(0);
+  expect(await readFile(path.join(dir, 'lib/renamed.js'), 'utf8')).toContain("export const ADDED = 'added';");
+}, 60_000);
+
+test('a source that does not compile fails the command, and is tried again next time', async () => {
+  const dir = await project();
+  expect(compile(dir).status).toBe(0);
+  const stamp = await mtime(path.join(dir, 'lib/.compiled'));
+  const file = path.join(dir, 'src/routes.ts');
+  const good = await readFile(file, 'utf8');
+  await writeFile(file, `${good}\nexport const BROKEN: number = 'text';\n`);
+  const broken = compile(dir);
+  expect(broken.status).not.toBe(0);
+  expect(broken.stdout).toContain('src/routes.ts');
+  expect(broken.stdout).toContain("Type 'string' is not assignable to type 'number'");
+  expect(await mtime(path.join(dir, 'lib/.compiled'))).toBe(stamp);
+  expect(compile(dir).status).not.toBe(0);
+  await writeFile(file, good);
+  expect(compile(dir).status).toBe(0);
+}, 60_000);
+
+test('--force compiles even when nothing changed', async () => {
+  const dir = await project();
+  expect(compile(dir).status).toBe(0);
+  const stamp = await mtime(path.join(dir, 'lib/.compiled'));
+  expect(compile(dir, '--force').status).toBe(0);
+  expect(await mtime(path.join(dir, 'lib/.compiled'))).toBeGreaterThan(stamp);
+}, 60_000);

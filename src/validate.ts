@@ -1,12 +1,15 @@
 // The JSON Schema pass: checks each metadata file against the schema of its kind (schemas/*.json)
 // and turns every ajv error into a diagnostic at file:line:col that says what was expected.
 
-import { readFileSync } from 'node:fs';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { Ajv, ErrorObject, KeywordCxt, Options, ValidateFunction } from 'ajv';
 import { closest, distance } from 'fastest-levenshtein';
 import type { Diagnostic } from './diagnostics.ts';
 import type { FileKind, MetadataFile, PathSegment } from './load.ts';
-import { newAjv } from './formats.ts';
+import { ajvVersion, codegen, newAjv, standaloneSource } from './formats.ts';
 import { CHECKS } from './checks.ts';
 import type { Finding } from './checks.ts';
 
@@ -23,6 +26,9 @@ export const SCHEMA_FILES: Record<FileKind, string> = {
 
 const SHARED_SCHEMAS = ['common.schema.json'];
 
+/** The validators compiled ahead of time by `npm run compile`, next to this module (in lib/). */
+export const PRECOMPILED = new URL('./validators.cjs', import.meta.url);
+
 export function readSchema(file: string, dir: URL = SCHEMA_DIR): Record<string, unknown> {
   return JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as Record<string, unknown>;
 }
@@ -32,35 +38,63 @@ export type Validators = Record<FileKind, ValidateFunction>;
 /** Findings of the `x-check` keyword for the file being validated, with where they were found. */
 let findings: { finding: Finding; instancePath: string }[] = [];
 
-function runChecks(names: string | string[], value: unknown, _schema?: unknown, cxt?: { instancePath: string }): boolean {
+function runChecks(names: string | string[], value: unknown, instancePath: string): boolean {
   let ok = true;
   for (const name of Array.isArray(names) ? names : [names]) {
     const check = CHECKS[name];
     if (!check) throw new Error(`unknown x-check "${name}" in a schema`);
     for (const finding of check(value)) {
-      findings.push({ finding, instancePath: cxt?.instancePath ?? '' });
+      findings.push({ finding, instancePath });
       if (finding.severity === 'error') ok = false;
     }
   }
   return ok;
 }
 
+/** The schema files' names and texts, and a hash of them and of ajv's version: what validators are made from. */
+function schemaTexts(dir: URL): { texts: [string, string][]; hash: string } {
+  const texts = [...SHARED_SCHEMAS, ...Object.values(SCHEMA_FILES)].map((file): [string, string] => [file, readFileSync(new URL(file, dir), 'utf8')]);
+  const hash = createHash('sha256').update(ajvVersion());
+  for (const [file, text] of texts) hash.update(`\0${file}\0${text}`);
+  return { texts, hash: hash.digest('hex') };
+}
+
 /**
- * Compiles the metadata schemas once. Never `useDefaults`, `coerceTypes` or `removeAdditional`:
- * they would rewrite the curators' data instead of reporting on it.
+ * An Ajv instance holding the metadata schemas. Never `useDefaults`, `coerceTypes` or
+ * `removeAdditional`: they would rewrite the curators' data instead of reporting on it. The schemas
+ * are ours, and a test holds them to the draft-07 meta-schema: checking them again on every run
+ * would cost more than compiling the one a rebuild needs.
  */
-export function compileValidators(dir: URL = SCHEMA_DIR): Validators {
-  // The schemas are ours, and a test holds them to the draft-07 meta-schema: checking them again
-  // on every run would cost more than compiling the one a rebuild needs.
-  const ajv = newAjv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, validateSchema: false });
+function schemaAjv(texts: readonly [string, string][], options: Options = {}): Ajv {
+  const ajv = newAjv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, validateSchema: false, ...options });
   // Shown by editors when a pattern fails; our messages use it too.
   ajv.addKeyword('patternErrorMessage');
   // Checks that a schema cannot express (src/checks.ts), run in the schema pass so that they are
-  // reported together with every other problem of the file.
-  ajv.addKeyword({ keyword: 'x-check', schemaType: ['string', 'array'], validate: runChecks, errors: false });
-  for (const file of SHARED_SCHEMAS) ajv.addSchema(readSchema(file, dir), file);
-  for (const file of Object.values(SCHEMA_FILES)) ajv.addSchema(readSchema(file, dir), file);
-  // Each kind's validator is compiled when first used: a rebuild after one edit needs one.
+  // reported together with every other problem of the file. The keyword's code calls runChecks by
+  // that name, so that it also runs in the validators compiled ahead of time.
+  const { _, instancePath } = codegen();
+  ajv.addKeyword({
+    keyword: 'x-check',
+    schemaType: ['string', 'array'],
+    code(cxt: KeywordCxt) {
+      const run = cxt.gen.scopeValue('func', { ref: runChecks, code: _`runChecks` });
+      cxt.pass(_`${run}(${cxt.schemaCode}, ${cxt.data}, ${instancePath} + ${cxt.it.errorPath})`);
+    },
+  });
+  for (const [file, text] of texts) ajv.addSchema(JSON.parse(text) as object, file);
+  return ajv;
+}
+
+/**
+ * The validator of each kind of file: those compiled ahead of time when they were made from these
+ * very schemas (and this ajv), else compiled now, each when first used (a rebuild after one edit
+ * needs one).
+ */
+export function compileValidators(dir: URL = SCHEMA_DIR, precompiled: URL = PRECOMPILED): Validators {
+  const { texts, hash } = schemaTexts(dir);
+  const ready = loadPrecompiled(precompiled, hash);
+  if (ready) return ready;
+  const ajv = schemaAjv(texts);
   const compiled = {} as Validators;
   for (const [kind, file] of Object.entries(SCHEMA_FILES) as [FileKind, string][]) {
     let validate: ValidateFunction | undefined;
@@ -74,6 +108,41 @@ export function compileValidators(dir: URL = SCHEMA_DIR): Validators {
     });
   }
   return compiled;
+}
+
+function loadPrecompiled(file: URL, hash: string): Validators | undefined {
+  let module: { schemas?: string; create?: (run: typeof runChecks) => Validators };
+  try {
+    module = createRequire(import.meta.url)(fileURLToPath(file)) as typeof module;
+  } catch {
+    return undefined;
+  }
+  return module.schemas === hash && module.create ? module.create(runChecks) : undefined;
+}
+
+/**
+ * Compiles the validators ahead of time into a CommonJS module (ajv's standalone code), which
+ * loads in a few milliseconds where ajv takes a tenth of a second to load and compile: every worker
+ * thread of a cold build, and every rebuild after an edit, starts sooner. `npm run compile` writes
+ * it into lib/; it names the hash of what it was made from, and is not used for anything else.
+ */
+export function writePrecompiledValidators(dir: URL = SCHEMA_DIR, file: URL = PRECOMPILED): void {
+  const { texts, hash } = schemaTexts(dir);
+  const code = standaloneSource(schemaAjv(texts, { code: { source: true } }), SCHEMA_FILES);
+  const source = [
+    '// Generated from schemas/ by `npm run compile` (src/validate.ts); do not edit.',
+    '"use strict";',
+    `exports.schemas = ${JSON.stringify(hash)};`,
+    'exports.create = function (runChecks) {',
+    'const exports = {};',
+    code,
+    'return exports;',
+    '};',
+    '',
+  ].join('\n');
+  const target = fileURLToPath(file);
+  writeFileSync(`${target}.tmp`, source);
+  renameSync(`${target}.tmp`, target);
 }
 
 /** Validates each file; returns the diagnostics and the files that passed. */

@@ -11,7 +11,7 @@ import { PROJECT, tempdir } from './helpers.ts';
 /** A copy of the project's sources, sharing its node_modules, with nothing compiled yet. */
 async function project(): Promise<string> {
   const dir = await tempdir();
-  for (const part of ['src', 'scripts', 'tsconfig.json', 'package.json']) await cp(path.join(PROJECT, part), path.join(dir, part), { recursive: true });
+  for (const part of ['src', 'schemas', 'scripts', 'tsconfig.json', 'package.json']) await cp(path.join(PROJECT, part), path.join(dir, part), { recursive: true });
   await symlink(path.join(PROJECT, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
 }

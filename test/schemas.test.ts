@@ -2,11 +2,15 @@
 // declares its draft, every property has a description, and every object refuses unknown keys.
 
 import { readdirSync, readFileSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, test } from 'vitest';
+import { generateArchive } from '../src/bench/synthetic.ts';
 import { newAjv } from '../src/formats.ts';
-import { compileValidators } from '../src/validate.ts';
-import { PROJECT } from './helpers.ts';
+import { loadMetadata } from '../src/load.ts';
+import { SCHEMA_DIR, compileValidators, validateFiles, writePrecompiledValidators } from '../src/validate.ts';
+import { FIXTURE, PROJECT, tempdir } from './helpers.ts';
 
 const files = [
   ...readdirSync(path.join(PROJECT, 'schemas')).filter((f) => f.endsWith('.json')).map((f) => `schemas/${f}`),
@@ -65,4 +69,70 @@ test.each(files)('%s is a valid draft-07 schema', (file) => {
 test('the metadata schemas compile in strict mode', () => {
   const validators = compileValidators();
   for (const kind of Object.keys(validators) as (keyof typeof validators)[]) expect(() => validators[kind]).not.toThrow();
+});
+
+describe('validators compiled ahead of time', async () => {
+  // Inside the project, so that the module finds ajv's runtime in node_modules as lib/ does.
+  const folder = await mkdtemp(path.join(PROJECT, 'node_modules/.cache/validators-test-'));
+  afterAll(() => rm(folder, { recursive: true, force: true }));
+  const file = pathToFileURL(path.join(folder, 'validators.cjs'));
+  writePrecompiledValidators(SCHEMA_DIR, file);
+  const ahead = compileValidators(SCHEMA_DIR, file);
+  const now = compileValidators(SCHEMA_DIR, pathToFileURL(path.join(folder, 'none.cjs')));
+
+  test('are the ones used when made from the same schemas', () => {
+    // ajv's own validators carry their schema; the standalone ones are plain functions.
+    expect(ahead.survey.schema).toBeUndefined();
+    expect(now.survey.schema).toBeDefined();
+  });
+
+  /** A copy of the bundled metadata with one file changed. */
+  async function bundled(file: string, change: (text: string) => string): Promise<string> {
+    const dir = await tempdir();
+    await cp(path.join(PROJECT, 'metadata'), path.join(dir, 'metadata'), { recursive: true });
+    const target = path.join(dir, 'metadata', file);
+    await writeFile(target, change(await readFile(target, 'utf8')));
+    return path.join(dir, 'metadata');
+  }
+
+  async function synthetic(): Promise<string> {
+    const dir = await tempdir();
+    for (const [relative, text] of generateArchive('S')) {
+      await mkdir(path.dirname(path.join(dir, relative)), { recursive: true });
+      await writeFile(path.join(dir, relative), text);
+    }
+    return dir;
+  }
+
+  const GROUP = 'gama/dr2/catalogues/SpecCat.yaml';
+  const FACILITY = 'gama/dr3/imaging/VST.yaml';
+  test.each([
+    ['the fixture archive', async () => FIXTURE],
+    ['the bundled metadata, with its warnings', async () => path.join(PROJECT, 'metadata')],
+    ['the synthetic S archive', synthetic],
+    ['an unknown key', () => bundled(GROUP, (t) => t.replace('\n    description:', '\n    descripton:'))],
+    ['a missing key', () => bundled(GROUP, (t) => t.replace(/\nupdated: .*\n/, '\n'))],
+    ['a wrong type', () => bundled(GROUP, (t) => t.replace(/\nid: \d+/, '\nid: twelve'))],
+    ['a broken pattern', () => bundled(GROUP, (t) => t.replace(/\nname: SpecCat/, '\nname: Spec Cat'))],
+    ['a bad UCD and unit', () => bundled(GROUP, (t) => t.replace(/ucd: \S+/, 'ucd: pos..eq;').replace(/unit: \S+/, 'unit: m//s'))],
+    ['a bad FITS card', () => bundled(FACILITY, (t) => t.replace(/NAXIS: \[/, 'NAXIS: [2, 3, ').replace(/ra_c: \S+/, 'ra_c: 400'))],
+  ])('give the same diagnostics on %s', async (name, make) => {
+    const { files } = await loadMetadata(await make());
+    expect(files.length).toBeGreaterThan(0);
+    const expected = validateFiles(files, now);
+    // The broken copies each have an error to report; the archives, at most warnings.
+    expect(expected.diagnostics.some((d) => d.severity === 'error')).toBe(!name.startsWith('the '));
+    expect(validateFiles(files, ahead)).toEqual(expected);
+  });
+
+  test('are not used once the schemas have changed', async () => {
+    const schemas = await tempdir();
+    await cp(path.join(PROJECT, 'schemas'), schemas, { recursive: true });
+    const survey = JSON.parse(await readFile(path.join(schemas, 'survey.schema.json'), 'utf8')) as { required: string[] };
+    survey.required.push('pi');
+    await writeFile(path.join(schemas, 'survey.schema.json'), JSON.stringify(survey));
+    const changed = compileValidators(pathToFileURL(`${schemas}/`), file);
+    expect(changed.survey({ id: 1, name: 'x' })).toBe(false);
+    expect(changed.survey.errors?.some((e) => e.keyword === 'required' && (e.params as { missingProperty: string }).missingProperty === 'pi')).toBe(true);
+  });
 });

@@ -73,6 +73,7 @@ test('the metadata schemas compile in strict mode', () => {
 
 describe('validators compiled ahead of time', async () => {
   // Inside the project, so that the module finds ajv's runtime in node_modules as lib/ does.
+  await mkdir(path.join(PROJECT, 'node_modules/.cache'), { recursive: true });
   const folder = await mkdtemp(path.join(PROJECT, 'node_modules/.cache/validators-test-'));
   afterAll(() => rm(folder, { recursive: true, force: true }));
   const file = pathToFileURL(path.join(folder, 'validators.cjs'));

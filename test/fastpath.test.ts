@@ -5,18 +5,17 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { cp, link, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { link, mkdtemp, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { generateArchive } from '../src/bench/synthetic.ts';
 import { digest } from '../src/digest.ts';
 import { scanMetadata } from '../src/load.ts';
 import { compileValidators } from '../src/validate.ts';
 import { plansOf } from '../src/render.ts';
 import { LineShifter, MARKER, writePlans } from '../src/write.ts';
 import type { Manifest } from '../src/write.ts';
-import { FIXTURE, PROJECT, cli, snapshotTree, tempdir, testdir } from './helpers.ts';
+import { BUNDLED, FIXTURE, PROJECT, cli, snapshotTree, syntheticdir, tempdir, testdir } from './helpers.ts';
 
 /** Two output trees hold the same files with the same bytes (the marker names the build, not the API). */
 async function expectSameOutput(a: string, b: string): Promise<void> {
@@ -28,25 +27,11 @@ async function expectSameOutput(a: string, b: string): Promise<void> {
   for (const [file, bytes] of one) expect(two.get(file)?.equals(bytes), file).toBe(true);
 }
 
-async function synthetic(): Promise<string> {
-  const dir = await tempdir();
-  for (const [relative, text] of generateArchive('S')) {
-    const file = path.join(dir, 'metadata', relative);
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, text);
-  }
-  return dir;
-}
-
 describe('the fast path gives the reference bytes', () => {
   test.each([
     ['the fixture archive', () => testdir()],
-    ['the bundled metadata', async () => {
-      const dir = await tempdir();
-      await cp(path.join(PROJECT, 'metadata'), path.join(dir, 'metadata'), { recursive: true });
-      return dir;
-    }],
-    ['the synthetic S archive', synthetic],
+    ['the bundled metadata', () => testdir({}, BUNDLED)],
+    ['the synthetic S archive', syntheticdir],
   ])('%s', async (_name, make) => {
     const dir = await make();
     expect((await cli(['build', '--reference', '--out', 'reference'], dir)).code).toBe(0);
@@ -55,7 +40,7 @@ describe('the fast path gives the reference bytes', () => {
   }, 120_000);
 
   test('in worker threads too (the compiled command)', async () => {
-    const dir = await synthetic();
+    const dir = await syntheticdir();
     expect((await cli(['build', '--reference', '--out', 'reference'], dir)).code).toBe(0);
     const run = spawnSync(process.execPath, [path.join(PROJECT, 'bin/archive-schema.js'), 'build', '--no-cache', '--workers', '2', '--out', 'workers'], { cwd: dir, encoding: 'utf8' });
     expect(run.stderr).toBe('');
@@ -260,8 +245,7 @@ describe('spares: the files a build replaced, written over by the next', () => {
 
   test('a build keeps the files it replaced as spares in its cache, and --no-cache keeps none', async () => {
     // The bundled metadata's listings are large enough to be worth keeping.
-    const dir = await tempdir();
-    await cp(path.join(PROJECT, 'metadata'), path.join(dir, 'metadata'), { recursive: true });
+    const dir = await testdir({}, BUNDLED);
     const spares = path.join(dir, 'node_modules/.cache/archive-schema/spares');
     expect((await cli(['build'], dir)).code).toBe(0);
     const group = path.join(dir, 'metadata/gama/dr2/catalogues/SpecCat.yaml');

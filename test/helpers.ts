@@ -6,10 +6,13 @@ import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
+import { generateArchive } from '../src/bench/synthetic.ts';
 import { run } from '../src/cli.ts';
 
 export const FIXTURE = path.resolve(import.meta.dirname, 'fixtures/archive');
 export const PROJECT = path.resolve(import.meta.dirname, '..');
+/** The metadata bundled with the project, for `testdir({}, BUNDLED)`. */
+export const BUNDLED = path.join(PROJECT, 'metadata');
 
 const made: string[] = [];
 afterAll(async () => {
@@ -42,6 +45,11 @@ export async function testdir(files: Record<string, string | null> = {}, base: s
     }
   }
   return dir;
+}
+
+/** A temporary project whose `metadata/` is the synthetic S archive (src/bench/synthetic.ts). */
+export async function syntheticdir(): Promise<string> {
+  return testdir(Object.fromEntries(generateArchive('S')), null);
 }
 
 export interface CliResult {

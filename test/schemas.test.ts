@@ -6,11 +6,10 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { generateArchive } from '../src/bench/synthetic.ts';
 import { newAjv } from '../src/formats.ts';
 import { loadMetadata } from '../src/load.ts';
 import { SCHEMA_DIR, compileValidators, validateFiles, writePrecompiledValidators } from '../src/validate.ts';
-import { FIXTURE, PROJECT, tempdir } from './helpers.ts';
+import { BUNDLED, FIXTURE, PROJECT, syntheticdir, tempdir, testdir } from './helpers.ts';
 
 const files = [
   ...readdirSync(path.join(PROJECT, 'schemas')).filter((f) => f.endsWith('.json')).map((f) => `schemas/${f}`),
@@ -89,28 +88,18 @@ describe('validators compiled ahead of time', async () => {
 
   /** A copy of the bundled metadata with one file changed. */
   async function bundled(file: string, change: (text: string) => string): Promise<string> {
-    const dir = await tempdir();
-    await cp(path.join(PROJECT, 'metadata'), path.join(dir, 'metadata'), { recursive: true });
-    const target = path.join(dir, 'metadata', file);
+    const metadata = path.join(await testdir({}, BUNDLED), 'metadata');
+    const target = path.join(metadata, file);
     await writeFile(target, change(await readFile(target, 'utf8')));
-    return path.join(dir, 'metadata');
-  }
-
-  async function synthetic(): Promise<string> {
-    const dir = await tempdir();
-    for (const [relative, text] of generateArchive('S')) {
-      await mkdir(path.dirname(path.join(dir, relative)), { recursive: true });
-      await writeFile(path.join(dir, relative), text);
-    }
-    return dir;
+    return metadata;
   }
 
   const GROUP = 'gama/dr2/catalogues/SpecCat.yaml';
   const FACILITY = 'gama/dr3/imaging/VST.yaml';
   test.each([
     ['the fixture archive', async () => FIXTURE],
-    ['the bundled metadata, with its warnings', async () => path.join(PROJECT, 'metadata')],
-    ['the synthetic S archive', synthetic],
+    ['the bundled metadata, with its warnings', async () => BUNDLED],
+    ['the synthetic S archive', async () => path.join(await syntheticdir(), 'metadata')],
     ['an unknown key', () => bundled(GROUP, (t) => t.replace('\n    description:', '\n    descripton:'))],
     ['a missing key', () => bundled(GROUP, (t) => t.replace(/\nupdated: .*\n/, '\n'))],
     ['a wrong type', () => bundled(GROUP, (t) => t.replace(/\nid: \d+/, '\nid: twelve'))],

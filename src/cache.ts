@@ -42,6 +42,11 @@ export function lostFromCache(file: string, error: unknown): CacheError {
   return new CacheError(`the build cache lost ${path.basename(file)} (${(error as Error).message}); build again with --no-cache`);
 }
 
+/** A cached text whose size is not the one stored with it: damaged since, so the build starts again cold. */
+export function damagedInCache(file: string, size: number, expected: number): CacheError {
+  return new CacheError(`the build cache's ${path.basename(file)} has ${size} bytes, not the ${expected} it was stored with; build again with --no-cache`);
+}
+
 /** Gives `head` its nodes (a group's tables, a facility's bands) as a property read from `file` when first asked for. */
 function lazyNodes(head: Record<string, unknown>, key: string, file: string): void {
   let nodes: unknown;
@@ -60,9 +65,9 @@ function lazyNodes(head: Record<string, unknown>, key: string, file: string): vo
   });
 }
 
-/** Where an entry's texts are kept: its compact JSON and its page text. */
-function textFiles(base: string): { compact: { file: string }; page: { file: string } } {
-  return { compact: { file: `${base}.json` }, page: { file: `${base}.html` } };
+/** Where an entry's texts are kept, its compact JSON and its page text, and their sizes in bytes. */
+function textFiles(base: string, [compact, page]: readonly [number, number]): { compact: { file: string; size: number }; page: { file: string; size: number } } {
+  return { compact: { file: `${base}.json`, size: compact }, page: { file: `${base}.html`, size: page } };
 }
 
 /** A digest's key: the pipeline, the file's place and a hash of its bytes. */
@@ -151,8 +156,8 @@ export function openCache(dir: string): Cache {
       // writes. A group's or facility's nodes are read only if something asks for them (the
       // rules, when the shapes changed). Something missing by then stops the build, which starts
       // again cold (build.ts).
-      const stored = digest as Digest & { fragmentKey?: string; nodesKey?: string };
-      if (stored.fragmentKey) digest.fragment = { key: stored.fragmentKey, ...textFiles(path.join(digests, key)) };
+      const stored = digest as Digest & { fragmentKey?: string; fragmentSizes?: [number, number]; nodesKey?: string };
+      if (stored.fragmentKey && stored.fragmentSizes) digest.fragment = { key: stored.fragmentKey, ...textFiles(path.join(digests, key), stored.fragmentSizes) };
       if (stored.nodesKey) lazyNodes(digest.data as Record<string, unknown>, stored.nodesKey, path.join(digests, `${key}.nodes.v8`));
       cache.hits++;
       return digest;
@@ -163,11 +168,13 @@ export function openCache(dir: string): Cache {
       // The texts as plain files of bytes, copied into outputs without decoding, and the nodes
       // apart from the rest; the entry itself last, so an entry is only ever found whole.
       if (fragment) {
-        const files = textFiles(path.join(digests, digest.key));
         if (!(fragment.compact instanceof Uint8Array && fragment.page instanceof Uint8Array)) throw new Error(`${digest.relative}: only a new digest is stored`);
+        const sizes = [fragment.compact.length, fragment.page.length] as const;
+        const files = textFiles(path.join(digests, digest.key), sizes);
         save(files.compact.file, fragment.compact);
         save(files.page.file, fragment.page);
         entry.fragmentKey = fragment.key;
+        entry.fragmentSizes = sizes;
       }
       const rootKind = ROOT_KIND[digest.kind];
       const nodesKey = rootKind ? CHILDREN[rootKind]?.key : undefined;

@@ -16,9 +16,10 @@ import type { Validators } from './validate.ts';
 
 /**
  * Bytes an output is made of: in memory, or a file of the build cache that the writer copies
- * from as it writes, so that a rebuild never holds the unchanged texts in memory.
+ * from as it writes, so that a rebuild never holds the unchanged texts in memory. The file's size
+ * is known from the cache's entry, so a text damaged since it was stored is noticed as it is copied.
  */
-export type Bytes = Uint8Array | { file: string };
+export type Bytes = Uint8Array | { file: string; size: number };
 
 /**
  * A group's or facility's API object, rendered once as UTF-8 bytes: its compact JSON, and its text

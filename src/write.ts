@@ -11,7 +11,7 @@ import { closeSync, copyFileSync, linkSync, lstatSync, mkdirSync, openSync, read
 import { mkdir, mkdtemp, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { CacheError, lostFromCache } from './cache.ts';
+import { CacheError, damagedInCache, lostFromCache } from './cache.ts';
 import { FRAGMENT_INDENT } from './digest.ts';
 import type { Bytes } from './digest.ts';
 import type { Plan } from './render.ts';
@@ -275,7 +275,8 @@ class PieceWriter {
 
   /**
    * The source's bytes a chunk at a time, each with the slot whose write will carry it: views of
-   * text in memory `size` bytes long, or a cached file read into the slot's buffer.
+   * text in memory `size` bytes long, or a cached file read into the slot's buffer, which must hold
+   * as many bytes as its entry says.
    */
   private async *chunks(source: Bytes, size: number): AsyncGenerator<[Slot, Uint8Array]> {
     if (source instanceof Uint8Array) {
@@ -289,12 +290,15 @@ class PieceWriter {
       throw lostFromCache(source.file, error);
     }
     try {
+      let read = 0;
       for (;;) {
         const slot = await this.slot();
         const n = readSync(fd, slot.input, 0, CHUNK, null);
         if (n === 0) break;
+        read += n;
         yield [slot, slot.input.subarray(0, n)];
       }
+      if (read !== source.size) throw damagedInCache(source.file, read, source.size);
     } finally {
       closeSync(fd);
     }

@@ -135,6 +135,23 @@ describe('the cache', () => {
     await expectCachedEqualsCold(dir);
   });
 
+  // The texts are copied into outputs without being parsed: a cut or grown text must not be.
+  test('a cached text that has changed size since it was stored is not copied', async () => {
+    const dir = await testdir();
+    await cli(['build'], dir);
+    const digests = path.join(dir, 'node_modules/.cache/archive-schema/digests');
+    const texts = (await readdir(digests)).filter((name) => name.endsWith('.json') || name.endsWith('.html'));
+    expect(texts.length).toBeGreaterThan(4);
+    for (const [i, name] of texts.entries()) {
+      const file = path.join(digests, name);
+      const bytes = await readFile(file);
+      await writeFile(file, i % 2 ? bytes.subarray(0, bytes.length - 1) : Buffer.concat([bytes, Buffer.from(' ')]));
+    }
+    // An edit elsewhere: the listings are written again from the other groups' cached texts.
+    await writeFile(path.join(dir, GROUP), (await readFile(path.join(dir, GROUP), 'utf8')).replace('Unique ID', 'Unique GAMA ID'));
+    await expectCachedEqualsCold(dir);
+  });
+
   test('a damaged entry is a miss, not a failure', async () => {
     const dir = await testdir();
     await cli(['build'], dir);
@@ -198,12 +215,21 @@ describe('spares: the files a build replaced, written over by the next', () => {
     const before = await snapshotTree(path.join(dir, 'out'));
     // Many files in flight, one of them made of a cached text that has gone.
     const plans = plansOf(new Map(Array.from({ length: 12 }, (_, i) => [`f/${i}.json`, `text ${i}`.repeat(300)])));
-    const lost = { fragment: { key: 'lost', compact: { file: path.join(dir, 'gone.json') }, page: { file: path.join(dir, 'gone.html') } }, indent: 0, html: false };
+    const lost = { fragment: { key: 'lost', compact: { file: path.join(dir, 'gone.json'), size: 10 }, page: { file: path.join(dir, 'gone.html'), size: 10 } }, indent: 0, html: false };
     plans.splice(5, 0, { path: 'f/lost.json', pieces: ['[', lost, ']'], key: 'lost' });
     await expect(writePlans(plans, path.join(dir, 'out'), { spares: { dir: path.join(dir, 'spares') } })).rejects.toThrow(/the build cache lost gone\.json/);
     expect(await snapshotTree(path.join(dir, 'out'))).toEqual(before);
     // No staging folder is left behind.
     expect(await readdir(dir)).toEqual(['out']);
+  });
+
+  test('a cached text of another size than its entry says stops the build', async () => {
+    const dir = await tempdir();
+    await writeFile(path.join(dir, 'cut.json'), '"abc"');
+    const cut = { fragment: { key: 'cut', compact: { file: path.join(dir, 'cut.json'), size: 7 }, page: { file: path.join(dir, 'cut.html'), size: 7 } }, indent: 0, html: false };
+    const plans = [{ path: 'f/cut.json', pieces: ['[', cut, ']'], key: 'cut' }];
+    await expect(writePlans(plans, path.join(dir, 'out'))).rejects.toThrow("the build cache's cut.json has 5 bytes, not the 7 it was stored with; build again with --no-cache");
+    await expect(stat(path.join(dir, 'out'))).rejects.toThrow();
   });
 
   test('a spare linked from anywhere else is never written over', async () => {

@@ -92,6 +92,8 @@ export interface CheckResult {
   /** Each group's and facility's rendered text, by metadata-relative path. */
   fragments: Map<string, Fragment>;
   cache: { hits: number; misses: number };
+  /** Why the cache was cleared and the work done again without it, if it was. */
+  recovered?: string;
 }
 
 /** A digested file as the later stages see it: its data, and its text and positions on demand. */
@@ -271,14 +273,17 @@ export function build(options: BuildOptions): Promise<BuildResult> {
   return recovering(options, buildOnce);
 }
 
-/** Runs a stage; if part of a cache entry went missing under it, starts the cache afresh and runs it again cold. */
-async function recovering<O extends CheckOptions, R>(options: O, run: (options: O) => Promise<R>): Promise<R> {
+/**
+ * Runs a stage; if part of a cache entry went missing or was damaged under it, clears the cache
+ * and runs the stage again cold (which reads nothing from the cache), saying why.
+ */
+async function recovering<O extends CheckOptions, R extends CheckResult>(options: O, run: (options: O) => Promise<R>): Promise<R> {
   try {
     return await run(options);
   } catch (error) {
     if (!(error instanceof CacheError) || !options.cacheDir) throw error;
     rmSync(options.cacheDir, { recursive: true, force: true });
-    return run(options);
+    return { ...(await run(options)), recovered: error.message };
   }
 }
 

@@ -39,12 +39,12 @@ export class CacheError extends Error {
 
 /** A file of the cache that could not be read when it was needed: the build starts again cold. */
 export function lostFromCache(file: string, error: unknown): CacheError {
-  return new CacheError(`the build cache lost ${path.basename(file)} (${(error as Error).message}); build again with --no-cache`);
+  return new CacheError(`the build cache lost ${path.basename(file)} (${(error as Error).message})`);
 }
 
 /** A cached text whose size is not the one stored with it: damaged since, so the build starts again cold. */
 export function damagedInCache(file: string, size: number, expected: number): CacheError {
-  return new CacheError(`the build cache's ${path.basename(file)} has ${size} bytes, not the ${expected} it was stored with; build again with --no-cache`);
+  return new CacheError(`the build cache's ${path.basename(file)} has ${size} bytes, not the ${expected} it was stored with`);
 }
 
 /** Gives `head` its nodes (a group's tables, a facility's bands) as a property read from `file` when first asked for. */

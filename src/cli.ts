@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { UsageError, build, check, resolveBaseUrl } from './build.ts';
-import type { Progress } from './build.ts';
+import type { CheckResult, Progress } from './build.ts';
 import { defaultWorkers } from './pool.ts';
 import { countBySeverity, formatGithub, formatJson, formatReport, strictly } from './diagnostics.ts';
 import { HistoryError } from './history.ts';
@@ -100,6 +100,11 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
   const resolve = (p: string) => path.resolve(io.cwd, p);
   const progress = io.progress ? progressLine(io.stderr) : undefined;
   const endProgress = () => progress?.end();
+  /** Ends the progress line, and says so if the cache had to be cleared on the way. */
+  const finished = (result: CheckResult, command: string) => {
+    endProgress();
+    if (result.recovered) io.stderr(`The build cache was damaged (${result.recovered}), so it was cleared and this ${command} ran without it.\n`);
+  };
   const pipeline = (opts: PipelineOptions) => ({
     ...(opts.cache === false || opts.reference ? {} : { cacheDir: resolve(opts.cacheDir ?? DEFAULT_CACHE_DIR) }),
     workers: opts.workers ?? defaultWorkers(),
@@ -121,7 +126,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--reference', 'take the straightforward slow path')
     .action(async (opts: { metadata: string; format: 'text' | 'github' | 'json'; strict?: boolean; quiet?: boolean; base?: string } & PipelineOptions) => {
       const result = await check({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, ...(opts.base ? { base: opts.base } : {}), ...pipeline(opts) });
-      endProgress();
+      finished(result, 'check');
       let diagnostics = opts.strict ? strictly(result.diagnostics) : result.diagnostics;
       if (opts.quiet) diagnostics = diagnostics.filter((d) => d.severity === 'error');
       const { errors } = countBySeverity(diagnostics);
@@ -151,7 +156,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
       const started = Date.now();
       const baseUrl = resolveBaseUrl(opts.baseUrl, io.env);
       const result = await build({ metadataDir: resolve(opts.metadata), outDir: resolve(opts.out), baseUrl, displayRoot: io.cwd, ...pipeline(opts) });
-      endProgress();
+      finished(result, 'build');
       if (!result.output) {
         io.stderr(formatReport(result.diagnostics, `Nothing was written; ${opts.out} was left as it was.`));
         setExit(EXIT.invalid);

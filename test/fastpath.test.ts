@@ -149,6 +149,14 @@ describe('the cache', () => {
     }
     // An edit elsewhere: the listings are written again from the other groups' cached texts.
     await writeFile(path.join(dir, GROUP), (await readFile(path.join(dir, GROUP), 'utf8')).replace('Unique ID', 'Unique GAMA ID'));
+    const rebuilt = await cli(['build'], dir);
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.stderr).toMatch(
+      /^The build cache was damaged \(the build cache's \w+\.(json|html) has \d+ bytes, not the \d+ it was stored with\), so it was cleared and this build ran without it\.\n$/,
+    );
+    expect(rebuilt.stdout).not.toContain('read from the cache');
+    // The next build uses the cache made afresh, quietly.
+    expect(await cli(['build'], dir)).toMatchObject({ code: 0, stderr: '' });
     await expectCachedEqualsCold(dir);
   });
 
@@ -228,7 +236,7 @@ describe('spares: the files a build replaced, written over by the next', () => {
     await writeFile(path.join(dir, 'cut.json'), '"abc"');
     const cut = { fragment: { key: 'cut', compact: { file: path.join(dir, 'cut.json'), size: 7 }, page: { file: path.join(dir, 'cut.html'), size: 7 } }, indent: 0, html: false };
     const plans = [{ path: 'f/cut.json', pieces: ['[', cut, ']'], key: 'cut' }];
-    await expect(writePlans(plans, path.join(dir, 'out'))).rejects.toThrow("the build cache's cut.json has 5 bytes, not the 7 it was stored with; build again with --no-cache");
+    await expect(writePlans(plans, path.join(dir, 'out'))).rejects.toThrow("the build cache's cut.json has 5 bytes, not the 7 it was stored with");
     await expect(stat(path.join(dir, 'out'))).rejects.toThrow();
   });
 

@@ -83,7 +83,10 @@ export interface Cache {
   prune(used: ReadonlySet<string>): void;
   manifest(outDir: string): Manifest | undefined;
   saveManifest(outDir: string, manifest: Manifest): void;
-  /** Where the files an output's builds replace are kept as spares (write.ts). */
+  /**
+   * Where the files an output's builds replace are kept as spares (write.ts). Only the output
+   * built last keeps any, so the cache holds at most one output's worth: asking drops the others'.
+   */
   spares(outDir: string): string | undefined;
   /** The hashes the last scan of a metadata folder recorded. */
   scanIndex(metadataDir: string): ScanIndex | undefined;
@@ -197,7 +200,18 @@ export function openCache(dir: string): Cache {
       }
     },
     manifest: (outDir) => readJson<Manifest>(manifestFile(outDir)),
-    spares: (outDir) => path.join(dir, 'spares', named(outDir)),
+    spares(outDir) {
+      const all = path.join(dir, 'spares');
+      const mine = named(outDir);
+      let names: string[] = [];
+      try {
+        names = readdirSync(all);
+      } catch {
+        // None yet.
+      }
+      for (const name of names) if (name !== mine) rmSync(path.join(all, name), { recursive: true, force: true });
+      return path.join(all, mine);
+    },
     saveManifest(outDir, manifest) {
       save(manifestFile(outDir), JSON.stringify(manifest));
     },

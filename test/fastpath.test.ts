@@ -277,7 +277,7 @@ describe('spares: the files a build replaced, written over by the next', () => {
     }
   });
 
-  test('a build keeps the files it replaced as spares in its cache, and --no-cache keeps none', async () => {
+  test('a build keeps the files it replaced as spares in its cache, for the output built last; --no-cache keeps none', async () => {
     // The bundled metadata's listings are large enough to be worth keeping.
     const dir = await testdir({}, BUNDLED);
     const spares = path.join(dir, 'node_modules/.cache/archive-schema/spares');
@@ -296,7 +296,16 @@ describe('spares: the files a build replaced, written over by the next', () => {
       await expectSameOutput(path.join(dir, 'dist'), path.join(dir, 'cold'));
       await rm(path.join(dir, 'cold'), { recursive: true });
     }
-    expect(await readdir(spares)).toHaveLength(1);
+    const [forDist] = await readdir(spares);
+    expect(forDist).toBeDefined();
+    // Another output: its spares replace the first one's, so the cache holds one output's worth.
+    expect((await cli(['build', '--out', 'preview'], dir)).code).toBe(0);
+    await writeFile(group, original);
+    expect((await cli(['build', '--out', 'preview'], dir)).code).toBe(0);
+    const [forPreview, ...more] = await readdir(spares);
+    expect(more).toEqual([]);
+    expect(forPreview).not.toBe(forDist);
+    expect((await readdir(path.join(spares, forPreview ?? ''))).length).toBeGreaterThan(0);
   }, 60_000);
 });
 

@@ -24,7 +24,7 @@ import { fixedOutputs, transform } from './transform.ts';
 import { assemble } from './tree.ts';
 import type { Archive } from './tree.ts';
 import { compileValidators, validateFiles } from './validate.ts';
-import { assertReplaceable, writePlans } from './write.ts';
+import { assertReplaceable, clearLeftovers, writePlans } from './write.ts';
 import type { WriteStats } from './write.ts';
 
 export class UsageError extends Error {
@@ -289,6 +289,7 @@ async function recovering<O extends CheckOptions, R extends CheckResult>(options
 
 async function buildOnce(options: BuildOptions): Promise<BuildResult> {
   assertSafeOutDir(options.outDir, options.metadataDir);
+  await clearLeftovers(options.outDir);
   await assertReplaceable(options.outDir);
   const checked = await checkOnce(options);
   const archive = checked.archive;

@@ -37,6 +37,20 @@ export class CacheError extends Error {
   override name = 'CacheError';
 }
 
+/**
+ * Whether a process of this id is running here: the files a build names after its process (the
+ * cache's half-written entries, an output's staging folder) are left over once it is not.
+ */
+export function processRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // Running, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** A file of the cache that could not be read when it was needed: the build starts again cold. */
 export function lostFromCache(file: string, error: unknown): CacheError {
   return new CacheError(`the build cache lost ${path.basename(file)} (${(error as Error).message})`);
@@ -196,7 +210,10 @@ export function openCache(dir: string): Cache {
         return;
       }
       for (const name of names) {
-        if (!used.has(name.split('.')[0] ?? '')) rmSync(path.join(digests, name), { force: true });
+        // Entries this build did not use, and half-written ones of a build that was stopped.
+        const writer = /\.(\d+)\.tmp$/.exec(name)?.[1];
+        const left = writer !== undefined && !processRunning(Number(writer));
+        if (left || !used.has(name.split('.')[0] ?? '')) rmSync(path.join(digests, name), { force: true });
       }
     },
     manifest: (outDir) => readJson<Manifest>(manifestFile(outDir)),

@@ -368,12 +368,12 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
 
 /** The entry point of bin/archive-schema.js. */
 export async function main(): Promise<void> {
+  // Ctrl-C stops a command at once, as the system does by default (the next build clears what a
+  // stopped one left); only a server is closed first, so it lets go of its port.
   let running: RunningServer | undefined;
   const stop = () => {
     void running?.close();
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
   // Piped into `head` or a closed pager: stop quietly, as command-line tools do.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
@@ -388,6 +388,8 @@ export async function main(): Promise<void> {
     progress: Boolean(process.stderr.isTTY) && !process.env.CI,
     onServe: (server) => {
       running = server;
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
     },
   });
   process.removeListener('SIGINT', stop);

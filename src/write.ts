@@ -11,7 +11,7 @@ import { closeSync, copyFileSync, linkSync, lstatSync, mkdirSync, openSync, read
 import { mkdir, mkdtemp, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { CacheError, damagedInCache, lostFromCache } from './cache.ts';
+import { CacheError, damagedInCache, lostFromCache, processRunning } from './cache.ts';
 import { FRAGMENT_INDENT } from './digest.ts';
 import type { Bytes } from './digest.ts';
 import type { Plan } from './render.ts';
@@ -46,6 +46,35 @@ export async function exists(p: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Clears what stopped builds of this output left beside it (a build stopped by Ctrl-C or a crash
+ * ends at once): their staging folders, and a previous output they had moved aside, which goes
+ * back in place if the output is missing (a build stopped between the two renames of its swap).
+ * Those of builds still running are theirs.
+ */
+export async function clearLeftovers(outDir: string): Promise<void> {
+  const target = path.resolve(outDir);
+  const parent = path.dirname(target);
+  const base = path.basename(target);
+  const pattern = new RegExp(`^\\.${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-(new|old)-(\\d+)-`);
+  let names: string[];
+  try {
+    names = await readdir(parent);
+  } catch {
+    return; // no parent folder yet
+  }
+  for (const name of names.sort()) {
+    const match = pattern.exec(name);
+    if (!match || processRunning(Number(match[2]))) continue;
+    const left = path.join(parent, name);
+    if (match[1] === 'old' && !(await exists(target)) && (await outputBuildId(left)) !== undefined) {
+      await rename(left, target).catch(() => undefined);
+      continue;
+    }
+    await rm(left, { recursive: true, force: true });
   }
 }
 
@@ -95,10 +124,11 @@ export async function writePlans(plans: readonly Plan[], outDir: string, options
   } catch (error) {
     throw new WriteError(`cannot create ${parent}: ${(error as Error).message}`);
   }
-  // A sibling of the output, so the final renames stay on one file system.
+  // A sibling of the output, so the final renames stay on one file system; named after this
+  // process, so that a later build can tell it was left by a build that was stopped.
   let staging: string;
   try {
-    staging = await mkdtemp(path.join(parent, `.${base}-new-`));
+    staging = await mkdtemp(path.join(parent, `.${base}-new-${process.pid}-`));
   } catch (error) {
     throw new WriteError(`cannot create a staging folder in ${parent}: ${(error as Error).message}`);
   }

@@ -2,12 +2,22 @@
 // the previous output untouched, refusing dangerous output folders, and the base URL chosen from
 // the flag or Netlify's environment.
 
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_BASE_URL, UsageError, resolveBaseUrl } from '../src/build.ts';
 import { renderNetlifyToml } from '../src/routes.ts';
-import { PROJECT, cli, snapshotTree, tempdir, testdir } from './helpers.ts';
+import { BUNDLED, PROJECT, cli, snapshotTree, tempdir, testdir } from './helpers.ts';
+
+/** The CPU time a running process has used, from /proc; it fails the test once the process has ended. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // utime and stime, in clock ticks of 10 ms.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
 describe('archive-schema build', () => {
   test('writes the API and says what it did', async () => {
@@ -62,6 +72,50 @@ describe('archive-schema build', () => {
     // No staging folder is left behind either.
     const siblings = await snapshotTree(dir);
     expect([...siblings.keys()].filter((f) => f.startsWith('.dist'))).toEqual([]);
+  });
+
+  test('Ctrl-C stops a build at once, and the output stays as it was', async () => {
+    const dir = await testdir({}, BUNDLED);
+    expect((await cli(['build'], dir)).code).toBe(0);
+    const before = await snapshotTree(path.join(dir, 'dist'));
+    // A cold build of the bundled metadata in one thread: over a second of work.
+    const child = spawn(process.execPath, [path.join(PROJECT, 'bin/archive-schema.js'), 'build', '--no-cache', '--workers', '0'], { cwd: dir, stdio: 'ignore' });
+    const ended = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
+    try {
+      // Interrupted once it is well into the build (its start-up takes far less CPU time than this).
+      while (cpuMs(child.pid ?? 0) < 250) await sleep(10);
+      child.kill('SIGINT');
+      expect(await Promise.race([ended, sleep(10_000, 'still running')])).toBe('SIGINT');
+    } finally {
+      child.kill('SIGKILL');
+    }
+    const after = await snapshotTree(path.join(dir, 'dist'));
+    expect([...after.keys()]).toEqual([...before.keys()]);
+    for (const [file, bytes] of before) expect(after.get(file)?.equals(bytes), file).toBe(true);
+  }, 30_000);
+
+  test('a build clears what stopped builds left beside the output, and puts a moved-aside output back', async () => {
+    const dir = await testdir();
+    expect((await cli(['build'], dir)).code).toBe(0);
+    const before = await snapshotTree(path.join(dir, 'dist'));
+    // No process has this id; a running one (this one) still owns its folder.
+    const stopped = 2147483646;
+    await mkdir(path.join(dir, `.dist-new-${stopped}-a1b2c3/api`), { recursive: true });
+    await writeFile(path.join(dir, `.dist-new-${stopped}-a1b2c3/api/half.json`), '[{"id":');
+    await mkdir(path.join(dir, `.dist-new-${process.pid}-d4e5f6`));
+    // Stopped between the swap's two renames: the previous output is aside and dist is missing.
+    await rename(path.join(dir, 'dist'), path.join(dir, `.dist-old-${stopped}-a1b2c3`));
+    // Even a build that fails puts it back.
+    const target = path.join(dir, 'metadata/alpha/dr1/catalogues/SpecCat.yaml');
+    const text = await readFile(target, 'utf8');
+    await writeFile(target, 'id: 20\nname: SpecCat\n  broken: [\n');
+    expect((await cli(['build'], dir)).code).toBe(1);
+    expect((await readdir(dir)).filter((name) => name.includes('dist')).sort()).toEqual([`.dist-new-${process.pid}-d4e5f6`, 'dist']);
+    const restored = await snapshotTree(path.join(dir, 'dist'));
+    expect([...restored.keys()]).toEqual([...before.keys()]);
+    for (const [file, bytes] of before) expect(restored.get(file)?.equals(bytes), file).toBe(true);
+    await writeFile(target, text);
+    expect((await cli(['build'], dir)).code).toBe(0);
   });
 
   test('refuses to replace a folder it did not write, and the metadata folder itself', async () => {

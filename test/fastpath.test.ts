@@ -160,6 +160,21 @@ describe('the cache', () => {
     await expectCachedEqualsCold(dir);
   });
 
+  test('the half-written entries of a build that was stopped go at the next build', async () => {
+    const dir = await testdir();
+    await cli(['build'], dir);
+    const digests = path.join(dir, 'node_modules/.cache/archive-schema/digests');
+    const [entry] = (await readdir(digests)).filter((name) => name.endsWith('.v8'));
+    // No process has the first id; the second is this one's, still running.
+    const stopped = `${entry}.2147483646.tmp`;
+    const running = `${entry}.${process.pid}.tmp`;
+    for (const name of [stopped, running]) await writeFile(path.join(digests, name), 'half');
+    expect((await cli(['build'], dir)).code).toBe(0);
+    const names = await readdir(digests);
+    expect(names).not.toContain(stopped);
+    expect(names).toContain(running);
+  });
+
   test('a damaged entry is a miss, not a failure', async () => {
     const dir = await testdir();
     await cli(['build'], dir);

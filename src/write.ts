@@ -74,7 +74,8 @@ export async function clearLeftovers(outDir: string): Promise<void> {
       await rename(left, target).catch(() => undefined);
       continue;
     }
-    await rm(left, { recursive: true, force: true });
+    // One that cannot be removed now is left for a later build to try again.
+    await rm(left, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 

@@ -163,7 +163,7 @@ export async function writePlans(plans: readonly Plan[], outDir: string, options
     // Several files are written at once: writes into one file take turns, writes into different
     // files do not. A twin is linked once the file it shares is complete.
     const done = new Map<string, Promise<void>>();
-    let failure: { error: unknown } | undefined;
+    let failure: { error: unknown; path: string } | undefined;
     const jobs = plans.map((plan, i) => {
       const file = path.join(staging, plan.path);
       const dir = path.dirname(file);
@@ -188,17 +188,22 @@ export async function writePlans(plans: readonly Plan[], outDir: string, options
         }
         options.onFile?.(++index, plans.length);
       })().catch((error: unknown) => {
-        failure ??= { error };
+        failure ??= { error, path: plan.path };
       });
       done.set(plan.path, job);
       return job;
     });
     // Every job ends before the staging folder may go; the first failure is reported.
     await Promise.all(jobs);
-    if (failure) throw failure.error;
+    if (failure) {
+      const { error, path: failed } = failure;
+      if (error instanceof CacheError) throw error;
+      const full = ['ENOSPC', 'EDQUOT'].includes((error as NodeJS.ErrnoException).code ?? '') ? '; free some space and build again' : '';
+      throw new WriteError(`cannot write ${failed} of the output: ${(error as Error).message}; ${outDir} was left as it was${full}`);
+    }
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
-    if (error instanceof CacheError) throw error;
+    if (error instanceof CacheError || error instanceof WriteError) throw error;
     throw new WriteError(`cannot write the output: ${(error as Error).message}; ${outDir} was left as it was`);
   }
   const swapping = performance.now();
@@ -268,6 +273,9 @@ class PieceWriter {
       const offset = at;
       at += bytes.length;
       slot.busy = writeAll(handle, bytes, offset);
+      // Its failure is taken up when the slot is next awaited, maybe after other events: marked
+      // as handled now, so that Node does not end the process over it first.
+      slot.busy.catch(() => undefined);
     };
     try {
       for (const piece of plan.pieces) {

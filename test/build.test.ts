@@ -2,7 +2,7 @@
 // the previous output untouched, refusing dangerous output folders, and the base URL chosen from
 // the flag or Netlify's environment.
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -93,6 +93,24 @@ describe('archive-schema build', () => {
     expect([...after.keys()]).toEqual([...before.keys()]);
     for (const [file, bytes] of before) expect(after.get(file)?.equals(bytes), file).toBe(true);
   }, 30_000);
+
+  test('a write the disk refuses stops the build: exit 2, the file named, the output as it was', async () => {
+    const dir = await testdir();
+    expect((await cli(['build'], dir)).code).toBe(0);
+    const before = await snapshotTree(path.join(dir, 'dist'));
+    const group = path.join(dir, 'metadata/alpha/dr1/catalogues/SpecCat.yaml');
+    await writeFile(group, (await readFile(group, 'utf8')).replace('Unique ID', 'Unique GAMA ID'));
+    // Files of at most 8 KiB (\`ulimit -f\`): the listings' pages are larger, so their writes fail.
+    const bin = path.join(PROJECT, 'bin/archive-schema.js');
+    const run = spawnSync('bash', ['-c', 'ulimit -f 8 && exec "$0" "$@"', process.execPath, bin, 'build'], { cwd: dir, encoding: 'utf8' });
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^archive-schema: cannot write api\/schema\/\S+ of the output: EFBIG: file too large, write; \S+\/dist was left as it was\n$/);
+    expect(run.status).toBe(2);
+    const after = await snapshotTree(path.join(dir, 'dist'));
+    expect([...after.keys()]).toEqual([...before.keys()]);
+    for (const [file, bytes] of before) expect(after.get(file)?.equals(bytes), file).toBe(true);
+    expect((await readdir(dir)).filter((name) => name.includes('dist'))).toEqual(['dist']);
+  });
 
   test('a build clears what stopped builds left beside the output, and puts a moved-aside output back', async () => {
     const dir = await testdir();

@@ -6,9 +6,9 @@
 // replaced can be kept as spares and written over by the next build (see Spares), once no output
 // folder holds them any more.
 
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, copyFileSync, linkSync, lstatSync, mkdirSync, openSync, readSync, readdirSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
-import { mkdir, mkdtemp, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { CacheError, damagedInCache, lostFromCache, processRunning } from './cache.ts';
@@ -126,10 +126,13 @@ export async function writePlans(plans: readonly Plan[], outDir: string, options
     throw new WriteError(`cannot create ${parent}: ${(error as Error).message}`);
   }
   // A sibling of the output, so the final renames stay on one file system; named after this
-  // process, so that a later build can tell it was left by a build that was stopped.
+  // process, so that a later build can tell it was left by a build that was stopped. Made with
+  // the permissions any new folder gets (not mkdtemp's owner-only ones): it becomes the output,
+  // which a web server running as another user must be able to read.
   let staging: string;
   try {
-    staging = await mkdtemp(path.join(parent, `.${base}-new-${process.pid}-`));
+    staging = path.join(parent, `.${base}-new-${process.pid}-${randomBytes(6).toString('hex')}`);
+    await mkdir(staging);
   } catch (error) {
     throw new WriteError(`cannot create a staging folder in ${parent}: ${(error as Error).message}`);
   }

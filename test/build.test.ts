@@ -4,7 +4,7 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
@@ -93,6 +93,15 @@ describe('archive-schema build', () => {
     expect([...after.keys()]).toEqual([...before.keys()]);
     for (const [file, bytes] of before) expect(after.get(file)?.equals(bytes), file).toBe(true);
   }, 30_000);
+
+  test('the output folder can be read as any new folder here can (by a web server, say)', async () => {
+    const dir = await testdir();
+    expect((await cli(['build'], dir)).code).toBe(0);
+    await mkdir(path.join(dir, 'plain'));
+    const mode = (p: string) => stat(path.join(dir, p)).then((s) => s.mode & 0o777);
+    expect(await mode('dist')).toBe(await mode('plain'));
+    expect(await mode('dist/api/schema/data_type')).toBe(await mode('plain'));
+  });
 
   test('a write the disk refuses stops the build: exit 2, the file named, the output as it was', async () => {
     const dir = await testdir();

@@ -6,7 +6,7 @@
 // path must match byte for byte.
 
 import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { CacheError, digestKey, noCache, openCache, pipelineFingerprint } from './cache.ts';
 import type { Cache } from './cache.ts';
@@ -259,10 +259,19 @@ export interface BuildResult extends CheckResult {
   output?: { files: number; stats: WriteStats };
 }
 
+/** A folder's path with symbolic links followed, where it exists. */
+function realPath(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
 /** Refuses an output folder that would swallow the sources. */
 export function assertSafeOutDir(outDir: string, metadataDir: string): void {
-  const out = path.resolve(outDir);
-  const meta = path.resolve(metadataDir);
+  const out = realPath(outDir);
+  const meta = realPath(metadataDir);
   if (out === path.parse(out).root) throw new UsageError(`--out ${outDir} is the root of the file system; choose a folder such as dist`);
   const inside = (child: string, parent: string) => child === parent || child.startsWith(parent + path.sep);
   if (inside(meta, out)) throw new UsageError(`--out ${outDir} would replace the metadata folder ${metadataDir}; choose a folder such as dist`);
@@ -287,8 +296,11 @@ async function recovering<O extends CheckOptions, R extends CheckResult>(options
   }
 }
 
-async function buildOnce(options: BuildOptions): Promise<BuildResult> {
-  assertSafeOutDir(options.outDir, options.metadataDir);
+async function buildOnce(given: BuildOptions): Promise<BuildResult> {
+  assertSafeOutDir(given.outDir, given.metadataDir);
+  // An output reached through a symbolic link is built where the link points: replacing the
+  // folder there keeps the link, where replacing the link would leave the folder behind, stale.
+  const options = { ...given, outDir: realPath(given.outDir) };
   await clearLeftovers(options.outDir);
   await assertReplaceable(options.outDir);
   const checked = await checkOnce(options);

@@ -4,7 +4,7 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
@@ -101,6 +101,23 @@ describe('archive-schema build', () => {
     const mode = (p: string) => stat(path.join(dir, p)).then((s) => s.mode & 0o777);
     expect(await mode('dist')).toBe(await mode('plain'));
     expect(await mode('dist/api/schema/data_type')).toBe(await mode('plain'));
+  });
+
+  test('an output reached through a symbolic link is built where it points, and the link stays', async () => {
+    const dir = await testdir();
+    await mkdir(path.join(dir, 'site'));
+    expect((await cli(['build', '--out', 'site/dist'], dir)).code).toBe(0);
+    await symlink(path.join(dir, 'site/dist'), path.join(dir, 'dist'));
+    const group = path.join(dir, 'metadata/alpha/dr1/catalogues/SpecCat.yaml');
+    await writeFile(group, (await readFile(group, 'utf8')).replace('Unique ID', 'Unique GAMA ID'));
+    expect((await cli(['build'], dir)).code).toBe(0);
+    expect((await lstat(path.join(dir, 'dist'))).isSymbolicLink()).toBe(true);
+    expect((await cli(['build', '--no-cache', '--out', 'cold'], dir)).code).toBe(0);
+    const built = await snapshotTree(path.join(dir, 'site/dist'));
+    const cold = await snapshotTree(path.join(dir, 'cold'));
+    expect([...built.keys()]).toEqual([...cold.keys()]);
+    for (const [file, bytes] of cold) expect(built.get(file)?.equals(bytes), file).toBe(true);
+    expect((await readdir(path.join(dir, 'site'))).filter((name) => name.includes('dist'))).toEqual(['dist']);
   });
 
   test('a write the disk refuses stops the build: exit 2, the file named, the output as it was', async () => {

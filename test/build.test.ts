@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_BASE_URL, UsageError, resolveBaseUrl } from '../src/build.ts';
 import { renderNetlifyToml } from '../src/routes.ts';
-import { BUNDLED, PROJECT, cli, snapshotTree, tempdir, testdir } from './helpers.ts';
+import { BUNDLED, PROJECT, cli, expectSameFiles, snapshotTree, tempdir, testdir } from './helpers.ts';
 
 /** The CPU time a running process has used, from /proc; it fails the test once the process has ended. */
 function cpuMs(pid: number): number {
@@ -36,8 +36,7 @@ describe('archive-schema build', () => {
     expect((await cli(['build', '--out', 'two'], dir)).code).toBe(0);
     const one = await snapshotTree(path.join(dir, 'one'));
     const two = await snapshotTree(path.join(dir, 'two'));
-    expect([...two.keys()]).toEqual([...one.keys()]);
-    for (const [file, bytes] of one) expect(two.get(file)?.equals(bytes), file).toBe(true);
+    expectSameFiles(two, one);
   });
 
   test('output does not depend on the order files were created in', async () => {
@@ -53,7 +52,7 @@ describe('archive-schema build', () => {
     await cli(['build'], b);
     const one = await snapshotTree(path.join(a, 'dist'));
     const two = await snapshotTree(path.join(b, 'dist'));
-    for (const [file, bytes] of one) expect(two.get(file)?.equals(bytes), file).toBe(true);
+    expectSameFiles(two, one);
   });
 
   test('a failed build writes nothing and leaves the previous dist/ exactly as it was', async () => {
@@ -67,8 +66,7 @@ describe('archive-schema build', () => {
     expect(result.stderr).toMatch(/metadata\/alpha\/dr1\/catalogues\/SpecCat\.yaml:\d+:\d+  error  /);
     expect(result.stderr).toMatch(/Nothing was written; dist was left as it was\.\n$/);
     const after = await snapshotTree(path.join(dir, 'dist'));
-    expect([...after.keys()]).toEqual([...before.keys()]);
-    for (const [file, bytes] of before) expect(after.get(file)?.equals(bytes), file).toBe(true);
+    expectSameFiles(after, before);
     // No staging folder is left behind either.
     const siblings = await snapshotTree(dir);
     expect([...siblings.keys()].filter((f) => f.startsWith('.dist'))).toEqual([]);
@@ -90,8 +88,7 @@ describe('archive-schema build', () => {
       child.kill('SIGKILL');
     }
     const after = await snapshotTree(path.join(dir, 'dist'));
-    expect([...after.keys()]).toEqual([...before.keys()]);
-    for (const [file, bytes] of before) expect(after.get(file)?.equals(bytes), file).toBe(true);
+    expectSameFiles(after, before);
   }, 30_000);
 
   test('the output folder can be read as any new folder here can (by a web server, say)', async () => {
@@ -115,8 +112,7 @@ describe('archive-schema build', () => {
     expect((await cli(['build', '--no-cache', '--out', 'cold'], dir)).code).toBe(0);
     const built = await snapshotTree(path.join(dir, 'site/dist'));
     const cold = await snapshotTree(path.join(dir, 'cold'));
-    expect([...built.keys()]).toEqual([...cold.keys()]);
-    for (const [file, bytes] of cold) expect(built.get(file)?.equals(bytes), file).toBe(true);
+    expectSameFiles(built, cold);
     expect((await readdir(path.join(dir, 'site'))).filter((name) => name.includes('dist'))).toEqual(['dist']);
   });
 
@@ -133,8 +129,7 @@ describe('archive-schema build', () => {
     expect(run.stderr).toMatch(/^archive-schema: cannot write api\/schema\/\S+ of the output: EFBIG: file too large, write; \S+\/dist was left as it was\n$/);
     expect(run.status).toBe(2);
     const after = await snapshotTree(path.join(dir, 'dist'));
-    expect([...after.keys()]).toEqual([...before.keys()]);
-    for (const [file, bytes] of before) expect(after.get(file)?.equals(bytes), file).toBe(true);
+    expectSameFiles(after, before);
     expect((await readdir(dir)).filter((name) => name.includes('dist'))).toEqual(['dist']);
   });
 
@@ -156,8 +151,7 @@ describe('archive-schema build', () => {
     expect((await cli(['build'], dir)).code).toBe(1);
     expect((await readdir(dir)).filter((name) => name.includes('dist')).sort()).toEqual([`.dist-new-${process.pid}-d4e5f6`, 'dist']);
     const restored = await snapshotTree(path.join(dir, 'dist'));
-    expect([...restored.keys()]).toEqual([...before.keys()]);
-    for (const [file, bytes] of before) expect(restored.get(file)?.equals(bytes), file).toBe(true);
+    expectSameFiles(restored, before);
     await writeFile(target, text);
     expect((await cli(['build'], dir)).code).toBe(0);
   });

@@ -15,7 +15,7 @@ import { compileValidators } from '../src/validate.ts';
 import { plansOf } from '../src/render.ts';
 import { LineShifter, MARKER, writePlans } from '../src/write.ts';
 import type { Manifest } from '../src/write.ts';
-import { BUNDLED, FIXTURE, PROJECT, cli, snapshotTree, syntheticdir, tempdir, testdir } from './helpers.ts';
+import { BUNDLED, FIXTURE, PROJECT, cli, expectSameFiles, snapshotTree, syntheticdir, tempdir, testdir } from './helpers.ts';
 
 /** Two output trees hold the same files with the same bytes (the marker names the build, not the API). */
 async function expectSameOutput(a: string, b: string): Promise<void> {
@@ -23,8 +23,7 @@ async function expectSameOutput(a: string, b: string): Promise<void> {
   const two = await snapshotTree(b);
   one.delete(MARKER);
   two.delete(MARKER);
-  expect([...two.keys()]).toEqual([...one.keys()]);
-  for (const [file, bytes] of one) expect(two.get(file)?.equals(bytes), file).toBe(true);
+  expectSameFiles(two, one);
 }
 
 describe('the fast path gives the reference bytes', () => {

@@ -5,7 +5,7 @@ import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/pr
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { generateArchive } from '../src/bench/synthetic.ts';
 import { run } from '../src/cli.ts';
 
@@ -88,6 +88,12 @@ export async function snapshotTree(dir: string): Promise<Map<string, Buffer>> {
   };
   await walk('');
   return out;
+}
+
+/** Two snapshots (snapshotTree) hold the same files, with the same bytes. */
+export function expectSameFiles(actual: Map<string, Buffer>, expected: Map<string, Buffer>): void {
+  expect([...actual.keys()]).toEqual([...expected.keys()]);
+  for (const [file, bytes] of expected) expect(actual.get(file)?.equals(bytes), file).toBe(true);
 }
 
 export interface HttpResult {

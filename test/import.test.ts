@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
 import { concat, dataUnit, floats, header, kv } from './fitsfile.ts';
-import { cli, snapshotTree, testdir } from './helpers.ts';
+import { cli, expectSameFiles, snapshotTree, testdir } from './helpers.ts';
 
 const GROUP = 'metadata/alpha/dr1/catalogues/SpecCat.yaml';
 const FACILITY = 'metadata/alpha/dr2/imaging/VST.yaml';
@@ -122,7 +122,7 @@ describe('import columns', () => {
     const again = await cli(['import', 'columns', 'SpecAll.fits', '--into', GROUP, '--table', 'SpecAll'], dir);
     expect(again.stdout).toContain('table "SpecAll": 4 columns unchanged');
     const after = await snapshotTree(path.join(dir, 'metadata'));
-    for (const [file, bytes] of before) expect(after.get(file)?.equals(bytes), file).toBe(true);
+    expectSameFiles(after, before);
   });
 
   test('from a VOTable FIELD list, descriptions with their white space folded', async () => {
@@ -158,7 +158,7 @@ describe('import columns', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(message);
     const after = await snapshotTree(path.join(dir, 'metadata'));
-    for (const [file, bytes] of before) expect(after.get(file)?.equals(bytes), file).toBe(true);
+    expectSameFiles(after, before);
   });
 });
 

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { cli, snapshotTree, testdir } from './helpers.ts';
+import { cli, expectSameFiles, snapshotTree, testdir } from './helpers.ts';
 
 const GROUP = 'metadata/alpha/dr1/catalogues/SpecCat.yaml';
 
@@ -63,7 +63,7 @@ describe('stamp', () => {
     const again = await cli(['stamp', '--now', '2026-11-23T06:00:00Z'], dir);
     expect(again.stdout).toBe('Nothing to stamp: no node changed since HEAD, or all are stamped already.\n');
     const second = await snapshotTree(path.join(dir, 'metadata'));
-    for (const [file, bytes] of first) expect(second.get(file)?.equals(bytes), file).toBe(true);
+    expectSameFiles(second, first);
   });
 
   test('a change of timestamps or children alone is not a change of a node', async () => {
@@ -81,6 +81,6 @@ describe('stamp', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/SpecCat\.yaml:\d+:\d+ is not valid YAML/);
     const after = await snapshotTree(path.join(dir, 'metadata'));
-    for (const [file, bytes] of before) expect(after.get(file)?.equals(bytes), file).toBe(true);
+    expectSameFiles(after, before);
   });
 });

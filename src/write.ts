@@ -50,6 +50,15 @@ export async function exists(p: string): Promise<boolean> {
 }
 
 /**
+ * A folder a build keeps beside its output: its staging folder ('new'), or the previous output
+ * moved aside during the swap ('old'). `id` starts with the building process's id, so that a later
+ * build can tell the folders of a build that was stopped (clearLeftovers).
+ */
+function besideOutput(target: string, kind: 'new' | 'old', id: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}-${kind}-${id}`);
+}
+
+/**
  * Clears what stopped builds of this output left beside it (a build stopped by Ctrl-C or a crash
  * ends at once): their staging folders, and a previous output they had moved aside, which goes
  * back in place if the output is missing (a build stopped between the two renames of its swap).
@@ -118,20 +127,18 @@ export interface WriteOptions {
 export async function writePlans(plans: readonly Plan[], outDir: string, options: WriteOptions = {}): Promise<{ manifest: Manifest; stats: WriteStats }> {
   const target = path.resolve(outDir);
   const parent = path.dirname(target);
-  const base = path.basename(target);
   await assertReplaceable(target);
   try {
     await mkdir(parent, { recursive: true });
   } catch (error) {
     throw new WriteError(`cannot create ${parent}: ${(error as Error).message}`);
   }
-  // A sibling of the output, so the final renames stay on one file system; named after this
-  // process, so that a later build can tell it was left by a build that was stopped. Made with
-  // the permissions any new folder gets (not mkdtemp's owner-only ones): it becomes the output,
-  // which a web server running as another user must be able to read.
-  let staging: string;
+  // A sibling of the output, so the final renames stay on one file system. Made with the
+  // permissions any new folder gets (not mkdtemp's owner-only ones): it becomes the output, which
+  // a web server running as another user must be able to read.
+  const id = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  const staging = besideOutput(target, 'new', id);
   try {
-    staging = path.join(parent, `.${base}-new-${process.pid}-${randomBytes(6).toString('hex')}`);
     await mkdir(staging);
   } catch (error) {
     throw new WriteError(`cannot create a staging folder in ${parent}: ${(error as Error).message}`);
@@ -210,7 +217,7 @@ export async function writePlans(plans: readonly Plan[], outDir: string, options
     throw new WriteError(`cannot write the output: ${(error as Error).message}; ${outDir} was left as it was`);
   }
   const swapping = performance.now();
-  await swap(staging, target, spares && ((old) => spares.refill(old, new Set(plans.map((p) => p.path)))));
+  await swap(staging, target, besideOutput(target, 'old', id), spares && ((old) => spares.refill(old, new Set(plans.map((p) => p.path)))));
   stats.swapMs = Math.round(performance.now() - swapping);
   return { manifest, stats };
 }
@@ -457,11 +464,11 @@ const SPARE_MIN_BYTES = 1 << 20;
  * a new file needs fresh ones, and on virtual machines that hand free memory back to their host
  * (as CI runners and cloud workstations do) fresh memory can cost far more than the copying
  * itself: at the hours when it did, 260 MB of outputs took 0.7 s as new files and 0.02 s written
- * over spares. (PostgreSQL recycles
- * its write-ahead log's segments for the same reason.) Each spare is named after the output path
- * it last had, and only paths the output still has keep one: the spares never take more room than
- * the output itself. Only a reader that opened a file two builds ago and is still reading it (a
- * slow download from `serve` across two rebuilds) could see its bytes change.
+ * over spares. (PostgreSQL recycles its write-ahead log's segments for the same reason.) Each
+ * spare is named after the output path it last had, and only paths the output still has keep one:
+ * the spares never take more room than the output itself. Only a reader that opened a file two
+ * builds ago and is still reading it (a slow download from `serve` across two rebuilds) could see
+ * its bytes change.
  */
 class Spares {
   private constructor(
@@ -544,9 +551,12 @@ class Spares {
   }
 }
 
-/** Puts the new folder in place of the old one; `retire` may take files from the old one before it goes. */
-async function swap(staging: string, target: string, retire?: (old: string) => void): Promise<void> {
-  const previous = (await exists(target)) ? `${staging.replace(/-new-([^/]*)$/, '-old-$1')}` : undefined;
+/**
+ * Puts the new folder in place of the old one, which is moved `aside` first; `retire` may take
+ * files from the old one before it goes.
+ */
+async function swap(staging: string, target: string, aside: string, retire?: (old: string) => void): Promise<void> {
+  const previous = (await exists(target)) ? aside : undefined;
   try {
     if (previous) await rename(target, previous);
   } catch (error) {

@@ -2,7 +2,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { noCache, openCache } from './cache.ts';
-import { digest } from './digest.ts';
+import { digestJob } from './pool.ts';
 import type { Job } from './pool.ts';
 import { compileValidators } from './validate.ts';
 
@@ -10,8 +10,7 @@ const validators = compileValidators();
 const { cacheDir } = workerData as { cacheDir?: string };
 const cache = cacheDir ? openCache(cacheDir) : noCache();
 parentPort?.on('message', (job: Job) => {
-  const result = digest(job.relative, Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.length).toString('utf8'), job.key, validators);
-  cache.put(result);
+  const result = digestJob(job, validators, cache);
   // The rendered bytes move to the main thread rather than being copied.
   const fragment = result.fragment;
   const transfer = fragment ? [fragment.compact, fragment.page].flatMap((b) => (b instanceof Uint8Array ? [b.buffer as ArrayBuffer] : [])) : [];

@@ -8,6 +8,7 @@ import type { Cache } from './cache.ts';
 import { digest } from './digest.ts';
 import type { Digest } from './digest.ts';
 import { compileValidators } from './validate.ts';
+import type { Validators } from './validate.ts';
 
 export interface Job {
   relative: string;
@@ -21,6 +22,13 @@ export interface Request {
   relative: string;
   bytes: () => Uint8Array;
   key: string;
+}
+
+/** Digests one file and stores the digest in the cache: the same in this thread and in a worker. */
+export function digestJob(job: Job, validators: Validators, cache: Cache): Digest {
+  const result = digest(job.relative, Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.length).toString('utf8'), job.key, validators);
+  cache.put(result);
+  return result;
 }
 
 /** Worker threads run compiled JavaScript; under a TypeScript test runner the work stays here. */
@@ -52,9 +60,7 @@ export async function digestAll(requests: readonly Request[], cache: Cache, opti
     // The schemas are compiled only when there is something to validate.
     const validators = compileValidators();
     for (const { job, index } of todo) {
-      const result = digest(job.relative, Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.length).toString('utf8'), job.key, validators);
-      cache.put(result);
-      results[index] = result;
+      results[index] = digestJob(job, validators, cache);
       tick();
     }
   }

@@ -106,8 +106,8 @@ export interface MetadataTexts {
 
 /** Every .yaml and .yml file under the metadata folder, in a stable order, with its text. */
 export async function readMetadataTexts(metadataDir: string, options: LoadOptions = {}): Promise<MetadataTexts> {
-  const { entries, display } = await readMetadataBytes(metadataDir, options);
-  return { entries: entries.map(({ relative, bytes }) => ({ relative, text: bytes.toString('utf8') })), display };
+  const { root, names, display } = await listMetadata(metadataDir, options);
+  return { entries: names.map((relative) => ({ relative, text: readMetadataFile(root, relative).toString('utf8') })), display };
 }
 
 /** The metadata files' relative paths, sorted, and how each is shown. */
@@ -137,15 +137,6 @@ function readMetadataFile(root: string, relative: string): Buffer {
   } catch (error) {
     throw new LoadError(`cannot read ${relative}: ${(error as Error).message}`);
   }
-}
-
-/** The same, as bytes. */
-export async function readMetadataBytes(
-  metadataDir: string,
-  options: LoadOptions = {},
-): Promise<{ entries: { relative: string; bytes: Buffer }[]; display: (relative: string) => string }> {
-  const { root, names, display } = await listMetadata(metadataDir, options);
-  return { entries: names.map((relative) => ({ relative, bytes: readMetadataFile(root, relative) })), display };
 }
 
 /** A file's version as the file system tells it without reading the file: size, inode, modification and change times. */

@@ -1,8 +1,8 @@
-// Compiles src/ into lib/, and the schemas' validators ahead of time (src/validate.ts), when
-// something they are made from has changed since the last compile, and does nothing otherwise.
-// The npm scripts run it before every command: tsc takes about 1.5 s even when there is nothing to
-// do, far longer than a warm build. With --force (`npm run compile`, and `npm ci` through the
-// prepare script) it always compiles.
+// Compiles src/ into lib/ (with the schemas' validators ahead of time, src/pipeline/validate.ts) and
+// the benchmark's bench/ into bench/lib/, each only when something it is made from has changed
+// since its last compile. The npm scripts run it before every command: tsc takes about 1.5 s even
+// when there is nothing to do, far longer than a warm build. With --force (`npm run compile`, and
+// `npm ci` through the prepare script) it always compiles.
 
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -11,11 +11,17 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
 /**
- * Touched after each successful compile; its time is the compile's. Its text never changes: the
- * build cache's fingerprint reads every file in lib/.
+ * Each compiled folder and what it is made from. Its stamp file is touched after each successful
+ * compile, and its time is the compile's; its text never changes, because the build cache's
+ * fingerprint reads every file in lib/.
  */
-const STAMP = path.join(root, 'lib', '.compiled');
+const PROJECTS = [
+  { tsconfig: 'tsconfig.json', out: 'lib', inputs: ['src', 'schemas'], after: writeValidators },
+  // The benchmark is compiled apart from lib/, so that changing it leaves curators' build caches valid.
+  { tsconfig: 'bench/tsconfig.json', out: 'bench/lib', inputs: ['bench'], after: () => undefined },
+];
 
 const mtime = (file) => {
   try {
@@ -26,31 +32,39 @@ const mtime = (file) => {
 };
 
 /** The first input newer than the last compile, if any. */
-function changedSince(time) {
-  const inputs = ['tsconfig.json', 'package.json'].map((f) => path.join(root, f));
+function changedSince(time, { tsconfig, out, inputs }) {
+  const files = ['tsconfig.json', 'package.json', tsconfig].map((f) => path.join(root, f));
+  const skip = path.join(root, out);
   // Folders too: a folder's time moves when a file in it is added, removed or renamed.
   const walk = (dir) => {
-    inputs.push(dir);
+    if (dir === skip) return;
+    files.push(dir);
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else inputs.push(full);
+      else files.push(full);
     }
   };
-  walk(path.join(root, 'src'));
-  walk(path.join(root, 'schemas'));
-  return inputs.find((file) => (mtime(file) ?? Infinity) > time);
+  for (const input of inputs) walk(path.join(root, input));
+  return files.find((file) => (mtime(file) ?? Infinity) > time);
 }
 
-const last = process.argv.includes('--force') ? undefined : mtime(STAMP);
-if (last === undefined || changedSince(last) !== undefined) {
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+async function writeValidators() {
+  const { writePrecompiledValidators } = await import(pathToFileURL(path.join(root, 'lib/pipeline/validate.js')).href);
+  writePrecompiledValidators();
+}
+
+const force = process.argv.includes('--force');
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+for (const project of PROJECTS) {
+  const stamp = path.join(root, project.out, '.compiled');
+  const last = force ? undefined : mtime(stamp);
+  if (last !== undefined && changedSince(last, project) === undefined) continue;
   // The stamp's time is taken before compiling, so an edit made while tsc runs is not missed.
   const started = new Date();
-  const run = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
+  const run = spawnSync(process.execPath, [tsc, '-p', path.join(root, project.tsconfig)], { stdio: 'inherit' });
   if (run.status !== 0) process.exit(run.status ?? 1);
-  const { writePrecompiledValidators } = await import(pathToFileURL(path.join(root, 'lib', 'validate.js')).href);
-  writePrecompiledValidators();
-  writeFileSync(STAMP, 'lib/ was compiled from src/ at this file\'s modification time (scripts/compile.mjs).\n');
-  utimesSync(STAMP, started, started);
+  await project.after();
+  writeFileSync(stamp, `${project.out}/ was compiled at this file's modification time (scripts/compile.mjs).\n`);
+  utimesSync(stamp, started, started);
 }

@@ -7,19 +7,20 @@ import path from 'node:path';
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { UsageError, build, check, resolveBaseUrl } from './build.ts';
 import type { CheckResult, Progress } from './build.ts';
-import { defaultWorkers } from './pool.ts';
+import { defaultWorkers } from './pipeline/pool.ts';
 import { countBySeverity, formatGithub, formatJson, formatReport, strictly } from './diagnostics.ts';
-import { HistoryError } from './history.ts';
-import { LoadError } from './load.ts';
-import { renderNetlifyToml } from './routes.ts';
-import type { ScaffoldKind } from './scaffold.ts';
-import type { RunningServer } from './serve.ts';
-import { WriteError } from './write.ts';
+import { HistoryError } from './pipeline/history.ts';
+import { LoadError } from './pipeline/load.ts';
+import { PACKAGE_JSON } from './project.ts';
+import { renderNetlifyToml } from './hosting/routes.ts';
+import type { ScaffoldKind } from './curation/new.ts';
+import type { RunningServer } from './hosting/serve.ts';
+import { WriteError } from './destination/write.ts';
 
 export const EXIT = { ok: 0, invalid: 1, trouble: 2 } as const;
 
-/** The package's version, from its package.json (one folder up from src/ and lib/ alike). */
-const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/** The package's version, from its package.json. */
+const VERSION = (JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { version: string }).version;
 
 export interface Io {
   stdout: (text: string) => void;
@@ -186,7 +187,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--host <host>', 'address to listen on', DEFAULT_HOST)
     .option('--config <file>', 'netlify.toml to route with (default: the project\'s)')
     .action(async (opts: { dir: string; port: number; host: string; config?: string }) => {
-      const { startServer } = await import('./serve.ts');
+      const { startServer } = await import('./hosting/serve.ts');
       const server = await startServer({
         dir: resolve(opts.dir),
         port: opts.port,
@@ -206,7 +207,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--check', 'change nothing; exit 1 when a file is not in canonical form')
     .addOption(new Option('--format <format>', 'report format').choices(['text', 'github']).default('text'))
     .action(async (opts: { metadata: string; check?: boolean; format: 'text' | 'github' }) => {
-      const { formatMetadata } = await import('./format.ts');
+      const { formatMetadata } = await import('./curation/fmt.ts');
       const result = await formatMetadata(resolve(opts.metadata), io.cwd, { check: Boolean(opts.check) });
       const notes = opts.check
         ? result.changed.map((file) => ({ file, line: 0, col: 0, severity: 'error' as const, rule: 'fmt/not-canonical', message: 'is not in canonical form; run `npm run fmt` and commit the result' }))
@@ -241,7 +242,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
       const fields = Object.fromEntries(
         (['prettyName', 'title', 'description', 'pi', 'website', 'contact', 'version'] as const).flatMap((k) => (opts[k] !== undefined ? [[k, opts[k]]] : [])),
       );
-      const [{ scaffold }, { nowInstant }] = await Promise.all([import('./scaffold.ts'), import('./stamp.ts')]);
+      const [{ scaffold }, { nowInstant }] = await Promise.all([import('./curation/new.ts'), import('./curation/stamp.ts')]);
       const result = await scaffold(kind, target, { metadataDir: resolve(opts.metadata), displayRoot: io.cwd, now: opts.now ?? nowInstant(), fields });
       io.stdout(`Created ${result.file}${result.id !== undefined ? ` with id ${result.id}` : ''}.\n`);
       if (result.todo.length > 0) {
@@ -270,7 +271,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--votable-table <name>', 'VOTable TABLE to read (default: the first)')
     .option('--metadata <dir>', 'metadata folder', 'metadata')
     .action(async (source: string, opts: { into: string; table: string; hdu?: number; votableTable?: string; metadata: string }) => {
-      const { importColumns } = await import('./import.ts');
+      const { importColumns } = await import('./curation/import.ts');
       printImport(await importColumns({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, source: resolve(source), ...opts }));
     });
   importing
@@ -283,7 +284,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--hdu <n>', 'FITS HDU to read (default: the first image)', parseHdu)
     .option('--metadata <dir>', 'metadata folder', 'metadata')
     .action(async (source: string, opts: { into: string; band: string; name?: string; hdu?: number; metadata: string }) => {
-      const { importRegion } = await import('./import.ts');
+      const { importRegion } = await import('./curation/import.ts');
       printImport(await importRegion({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, source: resolve(source), ...opts }));
     });
 
@@ -294,7 +295,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--base <rev>', 'revision to compare with (e.g. origin/main)', 'HEAD')
     .option('--now <instant>', 'the instant to write instead of the current time, e.g. 2026-01-01T00:00:00Z')
     .action(async (opts: { metadata: string; base: string; now?: string }) => {
-      const { nowInstant, stamp } = await import('./stamp.ts');
+      const { nowInstant, stamp } = await import('./curation/stamp.ts');
       const now = opts.now ?? nowInstant();
       const changes = await stamp({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, base: opts.base, now });
       for (const change of changes) io.stdout(`${change.file}: ${change.what}\n`);
@@ -349,7 +350,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       return error.exitCode === 0 ? EXIT.ok : EXIT.trouble;
     }
     // Only the commands that rewrite files throw this, and they have loaded its module.
-    const { RewriteError } = await import('./rewrite.ts');
+    const { RewriteError } = await import('./curation/rewrite.ts');
     if (error instanceof RewriteError) {
       // The file is the curator's to fix (a conflict, broken YAML): nothing was written.
       io.stderr(`archive-schema: ${error.message}\n`);

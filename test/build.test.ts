@@ -9,7 +9,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_BASE_URL, UsageError, resolveBaseUrl } from '../src/build.ts';
-import { renderNetlifyToml } from '../src/routes.ts';
+import { renderNetlifyToml } from '../src/hosting/routes.ts';
 import { BUNDLED, PROJECT, cli, expectSameFiles, snapshotTree, tempdir, testdir } from './helpers.ts';
 
 /** The CPU time a running process has used, from /proc; it fails the test once the process has ended. */

@@ -11,7 +11,7 @@ import { PROJECT, tempdir } from './helpers.ts';
 /** A copy of the project's sources, sharing its node_modules, with nothing compiled yet. */
 async function project(): Promise<string> {
   const dir = await tempdir();
-  for (const part of ['src', 'schemas', 'scripts', 'tsconfig.json', 'package.json']) await cp(path.join(PROJECT, part), path.join(dir, part), { recursive: true });
+  for (const part of ['src', 'bench', 'schemas', 'scripts', 'tsconfig.json', 'package.json']) await cp(path.join(PROJECT, part), path.join(dir, part), { recursive: true });
   await symlink(path.join(PROJECT, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
 }
@@ -28,17 +28,17 @@ test('compiles when lib/ is missing or a source changed, and leaves lib/ alone o
   expect(compile(dir).status).toBe(0);
   expect(await readFile(path.join(dir, 'lib/cli.js'), 'utf8')).toContain('export async function main');
   const first = await mtime(stamp);
-  const routes = await mtime(path.join(dir, 'lib/routes.js'));
+  const routes = await mtime(path.join(dir, 'lib/hosting/routes.js'));
 
   // Nothing changed: no compile.
   expect(compile(dir)).toMatchObject({ status: 0, stdout: '', stderr: '' });
   expect(await mtime(stamp)).toBe(first);
-  expect(await mtime(path.join(dir, 'lib/routes.js'))).toBe(routes);
+  expect(await mtime(path.join(dir, 'lib/hosting/routes.js'))).toBe(routes);
 
   // An edited file, a new one, and a renamed one (whose own time stays old) are compiled.
-  await writeFile(path.join(dir, 'src/routes.ts'), `${await readFile(path.join(dir, 'src/routes.ts'), 'utf8')}\nexport const EDITED = 'edited';\n`);
+  await writeFile(path.join(dir, 'src/hosting/routes.ts'), `${await readFile(path.join(dir, 'src/hosting/routes.ts'), 'utf8')}\nexport const EDITED = 'edited';\n`);
   expect(compile(dir).status).toBe(0);
-  expect(await readFile(path.join(dir, 'lib/routes.js'), 'utf8')).toContain("export const EDITED = 'edited';");
+  expect(await readFile(path.join(dir, 'lib/hosting/routes.js'), 'utf8')).toContain("export const EDITED = 'edited';");
   expect(await mtime(stamp)).toBeGreaterThan(first);
   await writeFile(path.join(dir, 'src/added.ts'), "export const ADDED = 'added';\n");
   expect(compile(dir).status).toBe(0);
@@ -52,12 +52,12 @@ test('a source that does not compile fails the command, and is tried again next 
   const dir = await project();
   expect(compile(dir).status).toBe(0);
   const stamp = await mtime(path.join(dir, 'lib/.compiled'));
-  const file = path.join(dir, 'src/routes.ts');
+  const file = path.join(dir, 'src/hosting/routes.ts');
   const good = await readFile(file, 'utf8');
   await writeFile(file, `${good}\nexport const BROKEN: number = 'text';\n`);
   const broken = compile(dir);
   expect(broken.status).not.toBe(0);
-  expect(broken.stdout).toContain('src/routes.ts');
+  expect(broken.stdout).toContain('src/hosting/routes.ts');
   expect(broken.stdout).toContain("Type 'string' is not assignable to type 'number'");
   expect(await mtime(path.join(dir, 'lib/.compiled'))).toBe(stamp);
   expect(compile(dir).status).not.toBe(0);

@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { newAjv } from '../src/formats.ts';
+import { newAjv } from '../src/pipeline/ajv.ts';
 import { PROJECT, cli, http, testdir } from './helpers.ts';
 import type { HttpResult } from './helpers.ts';
 

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fg from 'fast-glob';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { classify } from '../src/load.ts';
-import { SCHEMA_FILES } from '../src/validate.ts';
+import { classify } from '../src/pipeline/load.ts';
+import { SCHEMA_FILES } from '../src/pipeline/validate.ts';
 import { PROJECT } from './helpers.ts';
 
 const settings = JSON.parse(readFileSync(path.join(PROJECT, '.vscode/settings.json'), 'utf8')) as {

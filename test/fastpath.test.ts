@@ -9,12 +9,12 @@ import { link, mkdtemp, readFile, readdir, rename, rm, stat, utimes, writeFile }
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { digest } from '../src/digest.ts';
-import { scanMetadata } from '../src/load.ts';
-import { compileValidators } from '../src/validate.ts';
-import { plansOf } from '../src/render.ts';
-import { LineShifter, MARKER, writePlans } from '../src/write.ts';
-import type { Manifest } from '../src/write.ts';
+import { digest } from '../src/pipeline/digest.ts';
+import { scanMetadata } from '../src/pipeline/load.ts';
+import { compileValidators } from '../src/pipeline/validate.ts';
+import { plansOf } from '../src/outputs/plan.ts';
+import { LineShifter, MARKER, writePlans } from '../src/destination/write.ts';
+import type { Manifest } from '../src/destination/write.ts';
 import { BUNDLED, FIXTURE, PROJECT, cli, expectSameFiles, snapshotTree, syntheticdir, tempdir, testdir } from './helpers.ts';
 
 /** Two output trees hold the same files with the same bytes (the marker names the build, not the API). */

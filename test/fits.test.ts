@@ -3,8 +3,8 @@
 
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
-import { FitsError, looksLikeFits, parseHeaderText, readFitsHeaders } from '../src/fits.ts';
-import type { FitsHdu } from '../src/fits.ts';
+import { FitsError, looksLikeFits, parseHeaderText, readFitsHeaders } from '../src/readers/fits.ts';
+import type { FitsHdu } from '../src/readers/fits.ts';
 import { BLOCK, concat, dataUnit, floats, header, kv, lit, raw } from './fitsfile.ts';
 
 /** A byte pattern that can never be mistaken for a header: not ASCII, never "XTENSION". */

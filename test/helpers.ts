@@ -6,7 +6,7 @@ import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
-import { generateArchive } from '../src/bench/synthetic.ts';
+import { generateArchive } from '../bench/synthetic.ts';
 import { run } from '../src/cli.ts';
 
 export const FIXTURE = path.resolve(import.meta.dirname, 'fixtures/archive');

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import { check } from '../src/build.ts';
 import type { CheckResult } from '../src/build.ts';
-import { walkNodes } from '../src/tree.ts';
-import type { Archive, BandYaml, RegionYaml } from '../src/tree.ts';
+import { walkNodes } from '../src/pipeline/assemble.ts';
+import type { Archive, BandYaml, RegionYaml } from '../src/pipeline/assemble.ts';
 import { PROJECT } from './helpers.ts';
 
 let result: CheckResult;

@@ -27,7 +27,7 @@ test('piped or in CI, there is no progress, only the result', async () => {
 
 test('npm run bench prints the table of steps against the floor, and the largest outputs', async () => {
   const dir = await tempdir();
-  const run = spawnSync(process.execPath, [path.join(PROJECT, 'lib/bench/run.js'), '--size', 'S', '--runs', '1', '--dir', dir], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [path.join(PROJECT, 'bench/lib/run.js'), '--size', 'S', '--runs', '1', '--dir', dir], { encoding: 'utf8' });
   expect(run.status, run.stderr).toBe(0);
   const rows = run.stdout.split('\n').filter((l) => l.startsWith('| '));
   expect(rows.map((r) => r.split(' | ')[0])).toEqual([

@@ -6,9 +6,10 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { newAjv } from '../src/formats.ts';
-import { loadMetadata } from '../src/load.ts';
-import { SCHEMA_DIR, compileValidators, validateFiles, writePrecompiledValidators } from '../src/validate.ts';
+import { newAjv } from '../src/pipeline/ajv.ts';
+import { loadMetadata } from '../src/pipeline/load.ts';
+import { SCHEMA_DIR } from '../src/project.ts';
+import { compileValidators, validateFiles, writePrecompiledValidators } from '../src/pipeline/validate.ts';
 import { BUNDLED, FIXTURE, PROJECT, syntheticdir, tempdir, testdir } from './helpers.ts';
 
 const files = [

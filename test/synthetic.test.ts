@@ -6,12 +6,12 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { generateArchive, generateArchiveWithStats, yamlScalar } from '../src/bench/synthetic.ts';
+import { generateArchive, generateArchiveWithStats, yamlScalar } from '../bench/synthetic.ts';
 import { check } from '../src/build.ts';
 import type { CheckResult } from '../src/build.ts';
-import { formatMetadata } from '../src/format.ts';
-import { walkNodes } from '../src/tree.ts';
-import type { Archive, ColumnYaml, FacilityYaml, GroupYaml, RegionYaml, TableYaml } from '../src/tree.ts';
+import { formatMetadata } from '../src/curation/fmt.ts';
+import { walkNodes } from '../src/pipeline/assemble.ts';
+import type { Archive, ColumnYaml, FacilityYaml, GroupYaml, RegionYaml, TableYaml } from '../src/pipeline/assemble.ts';
 import { PROJECT, tempdir } from './helpers.ts';
 
 async function writeTree(files: Map<string, string>): Promise<string> {
@@ -24,7 +24,7 @@ async function writeTree(files: Map<string, string>): Promise<string> {
 }
 
 function cli(args: string[]) {
-  const result = spawnSync(process.execPath, ['lib/bench/synthetic.js', ...args], { cwd: PROJECT, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['bench/lib/synthetic.js', ...args], { cwd: PROJECT, encoding: 'utf8' });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

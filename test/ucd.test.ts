@@ -9,7 +9,7 @@ import {
   ucdSyntaxProblem,
   ucdVocabulary,
   ucdWordProblems,
-} from '../src/ucd.ts';
+} from '../src/vocabularies/ucd.ts';
 
 const version = ucdVocabulary().version;
 const messages = (ucd: string) => ucdWordProblems(ucd).map((advice) => advice.message);

@@ -1,8 +1,8 @@
 // Values curators write and what the API publishes for them: ISO 8601 instants and UCD syntax.
 
 import { describe, expect, test } from 'vitest';
-import { formatInstant, isInstant, parseInstant } from '../src/instant.ts';
-import { ucdSyntaxProblem } from '../src/ucd.ts';
+import { formatInstant, isInstant, parseInstant } from '../src/vocabularies/instant.ts';
+import { ucdSyntaxProblem } from '../src/vocabularies/ucd.ts';
 
 describe('instants', () => {
   test.each([

@@ -2,7 +2,7 @@
 // namespace, 1.1 with none, a `vot:` prefix, and the documents we refuse (malformed, DTDs).
 
 import { describe, expect, test } from 'vitest';
-import { VotableError, readVotableTables } from '../src/votable.ts';
+import { VotableError, readVotableTables } from '../src/readers/votable.ts';
 
 const V13 = `<?xml version="1.0" encoding="UTF-8"?>
 <VOTABLE version="1.3" xmlns="http://www.ivoa.net/xml/VOTable/v1.3"

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 
-import { unitProblem } from '../src/vounit.ts';
+import { unitProblem } from '../src/vocabularies/vounit.ts';
 
 // The VOUnits column of known-units.csv (Unity 1.1, the table of VOUnits 1.1), plus Sun from section 2.
 const KNOWN_UNITS =

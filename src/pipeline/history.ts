@@ -7,11 +7,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type * as Diff from 'diff';
-import type { Diagnostic } from './diagnostics.ts';
+import type { Diagnostic } from '../diagnostics.ts';
 import { parseMetadata } from './load.ts';
 import type { MetadataFile, PathSegment } from './load.ts';
-import { NODE_KIND_WORDS, assemble, walkNodes } from './tree.ts';
-import type { Archive, IdKind, NodeVisit } from './tree.ts';
+import { NODE_KIND_WORDS, assemble, walkNodes } from './assemble.ts';
+import type { Archive, IdKind, NodeVisit } from './assemble.ts';
 
 const run = promisify(execFile);
 

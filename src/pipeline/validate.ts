@@ -7,13 +7,13 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Ajv, ErrorObject, KeywordCxt, Options, ValidateFunction } from 'ajv';
 import { closest, distance } from 'fastest-levenshtein';
-import type { Diagnostic } from './diagnostics.ts';
+import type { Diagnostic } from '../diagnostics.ts';
 import type { FileKind, MetadataFile, PathSegment } from './load.ts';
-import { ajvVersion, codegen, newAjv, standaloneSource } from './formats.ts';
+import { ajvVersion, codegen, newAjv, standaloneSource } from './ajv.ts';
 import { CHECKS } from './checks.ts';
+import { SCHEMA_DIR } from '../project.ts';
 import type { Finding } from './checks.ts';
 
-export const SCHEMA_DIR = new URL('../schemas/', import.meta.url);
 
 /** The schema file for each kind of metadata file. */
 export const SCHEMA_FILES: Record<FileKind, string> = {

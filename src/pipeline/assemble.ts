@@ -1,7 +1,7 @@
 // Assembles validated metadata files into the archive tree (survey > release > groups and
 // facilities), deriving the nesting from where each file sits, and walks the nodes inside.
 
-import type { Diagnostic } from './diagnostics.ts';
+import type { Diagnostic } from '../diagnostics.ts';
 import type { MetadataFile, PathSegment } from './load.ts';
 
 // ---- What the schemas guarantee about each file's data ------------------------------------------

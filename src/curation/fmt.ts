@@ -2,8 +2,8 @@
 
 import path from 'node:path';
 import fg from 'fast-glob';
-import type { Diagnostic } from './diagnostics.ts';
-import { classify } from './load.ts';
+import type { Diagnostic } from '../diagnostics.ts';
+import { classify } from '../pipeline/load.ts';
 import { RewriteError, printCanonical, readForRewrite, writeAtomically } from './rewrite.ts';
 
 export interface FormatResult {

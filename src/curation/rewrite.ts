@@ -8,8 +8,8 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Document, LineCounter, YAMLMap, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Node as YamlNode, Pair } from 'yaml';
-import type { FileKind } from './load.ts';
-import { SCHEMA_FILES, readSchema } from './validate.ts';
+import type { FileKind } from '../pipeline/load.ts';
+import { SCHEMA_FILES, readSchema } from '../pipeline/validate.ts';
 
 export class RewriteError extends Error {
   override name = 'RewriteError';

@@ -11,10 +11,10 @@ import { closeSync, copyFileSync, linkSync, lstatSync, mkdirSync, openSync, read
 import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { CacheError, damagedInCache, lostFromCache, processRunning } from './cache.ts';
-import { FRAGMENT_INDENT } from './digest.ts';
-import type { Bytes } from './digest.ts';
-import type { Plan } from './render.ts';
+import { CacheError, damagedInCache, lostFromCache, processRunning } from '../pipeline/cache.ts';
+import { FRAGMENT_INDENT } from '../pipeline/digest.ts';
+import type { Bytes } from '../pipeline/digest.ts';
+import type { Plan } from '../outputs/plan.ts';
 
 /** Marks a folder as one this tool wrote, so it never replaces a folder it did not create. */
 export const MARKER = '.archive-schema-output';

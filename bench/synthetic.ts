@@ -1237,7 +1237,7 @@ export function generateArchive(size: Size): Map<string, string> {
 
 // ---- Command line ----------------------------------------------------------------------------------
 
-const USAGE = 'usage: node lib/bench/synthetic.js --size S|M|L --out DIR [--force]';
+const USAGE = 'usage: node bench/lib/synthetic.js --size S|M|L --out DIR [--force]';
 
 class Usage extends Error {}
 

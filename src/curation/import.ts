@@ -8,16 +8,16 @@ import path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { isMap, isSeq } from 'yaml';
 import type { Document, YAMLMap, YAMLSeq } from 'yaml';
-import type { Diagnostic } from './diagnostics.ts';
-import { FitsError, looksLikeFits, parseHeaderText, readFitsHeaders } from './fits.ts';
-import type { FitsHdu, FitsValue } from './fits.ts';
-import { classify, loadMetadata, parseFile } from './load.ts';
-import type { FileKind } from './load.ts';
+import type { Diagnostic } from '../diagnostics.ts';
+import { FitsError, looksLikeFits, parseHeaderText, readFitsHeaders } from '../readers/fits.ts';
+import type { FitsHdu, FitsValue } from '../readers/fits.ts';
+import { classify, loadMetadata, parseFile } from '../pipeline/load.ts';
+import type { FileKind } from '../pipeline/load.ts';
 import { RewriteError, printCanonical, readForRewrite, writeAtomically } from './rewrite.ts';
-import { nextIds } from './tree.ts';
-import { validateFiles } from './validate.ts';
-import { VotableError, readVotableTables } from './votable.ts';
-import { exists } from './write.ts';
+import { nextIds } from '../pipeline/assemble.ts';
+import { validateFiles } from '../pipeline/validate.ts';
+import { VotableError, readVotableTables } from '../readers/votable.ts';
+import { exists } from '../destination/write.ts';
 
 export interface ImportOptions {
   metadataDir: string;

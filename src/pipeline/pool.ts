@@ -3,7 +3,7 @@
 
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Progress } from './build.ts';
+import type { Progress } from '../build.ts';
 import type { Cache } from './cache.ts';
 import { digest } from './digest.ts';
 import type { Digest } from './digest.ts';

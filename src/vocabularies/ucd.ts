@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { distance } from 'fastest-levenshtein';
+import { SCHEMA_DIR } from '../project.ts';
 
 const ATOM = '[A-Za-z0-9][A-Za-z0-9_-]*';
 const WORD = new RegExp(`^(?:${ATOM}:)?${ATOM}(?:\\.${ATOM})*$`);
@@ -214,7 +215,7 @@ let vendored: UcdVocabulary | undefined;
 
 /** The vendored vocabulary (read on first use). */
 export function ucdVocabulary(): UcdVocabulary {
-  vendored ??= parseUcdList(readFileSync(new URL('../schemas/vocabularies/ucd1p-words.txt', import.meta.url), 'utf8'));
+  vendored ??= parseUcdList(readFileSync(new URL('vocabularies/ucd1p-words.txt', SCHEMA_DIR), 'utf8'));
   return vendored;
 }
 

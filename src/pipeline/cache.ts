@@ -10,17 +10,17 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
+import { fileURLToPath } from 'node:url';
+import { CODE_DIR, SCHEMA_DIR } from '../project.ts';
 import { ROOT_KIND } from './digest.ts';
 import type { Digest } from './digest.ts';
 import type { ScanIndex } from './load.ts';
-import { CHILDREN } from './tree.ts';
-import type { Manifest } from './write.ts';
+import { CHILDREN } from './assemble.ts';
+import type { Manifest } from '../destination/write.ts';
 
-/** Every file of the code (this module's folder) and of the schemas, and the runtime's version. */
+/** Every file of the code and of the schemas, and the runtime's version. */
 export function pipelineFingerprint(): string {
   const hash = createHash('sha256').update(process.versions.v8);
-  const code = new URL('.', import.meta.url);
-  const schemas = new URL('../schemas/', import.meta.url);
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const full = path.join(dir, entry.name);
@@ -28,8 +28,8 @@ export function pipelineFingerprint(): string {
       else if (!entry.name.endsWith('.map')) hash.update(entry.name).update(readFileSync(full));
     }
   };
-  walk(code.pathname);
-  walk(schemas.pathname);
+  walk(CODE_DIR);
+  walk(fileURLToPath(SCHEMA_DIR));
   return hash.digest('hex');
 }
 

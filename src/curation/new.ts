@@ -5,14 +5,14 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Document, isMap, isScalar } from 'yaml';
-import type { Diagnostic } from './diagnostics.ts';
-import { classify, loadMetadata, parseFile } from './load.ts';
-import type { FileKind, MetadataFile } from './load.ts';
+import type { Diagnostic } from '../diagnostics.ts';
+import { classify, loadMetadata, parseFile } from '../pipeline/load.ts';
+import type { FileKind, MetadataFile } from '../pipeline/load.ts';
 import { RewriteError, printCanonical, writeAtomically } from './rewrite.ts';
-import { nextIds } from './tree.ts';
-import type { ContactYaml, ReleaseYaml, SurveyYaml } from './tree.ts';
-import { SCHEMA_FILES, validateFiles } from './validate.ts';
-import { exists } from './write.ts';
+import { nextIds } from '../pipeline/assemble.ts';
+import type { ContactYaml, ReleaseYaml, SurveyYaml } from '../pipeline/assemble.ts';
+import { SCHEMA_FILES, validateFiles } from '../pipeline/validate.ts';
+import { exists } from '../destination/write.ts';
 
 export type ScaffoldKind = 'survey' | 'release' | 'group' | 'facility';
 

@@ -3,11 +3,11 @@
 // in one run. Each returns findings: errors for what is certainly wrong, warnings for what is
 // probably wrong.
 
-import type { Severity } from './diagnostics.ts';
-import { isInstant, parseInstant } from './instant.ts';
+import type { Severity } from '../diagnostics.ts';
+import { isInstant, parseInstant } from '../vocabularies/instant.ts';
 import type { PathSegment } from './load.ts';
-import { ucdSyntaxProblem, ucdWordProblems } from './ucd.ts';
-import { unitProblem } from './vounit.ts';
+import { ucdSyntaxProblem, ucdWordProblems } from '../vocabularies/ucd.ts';
+import { unitProblem } from '../vocabularies/vounit.ts';
 
 export interface Finding {
   severity: Severity;

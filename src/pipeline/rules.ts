@@ -3,11 +3,11 @@
 // created or updated from its parent). Checks of single values live in the schema pass.
 // Each rule is a small function named as the assertion it makes, pushing into one list.
 
-import type { Diagnostic } from './diagnostics.ts';
-import { compareInstants, isInstant, parseInstant } from './instant.ts';
+import type { Diagnostic } from '../diagnostics.ts';
+import { compareInstants, isInstant, parseInstant } from '../vocabularies/instant.ts';
 import type { MetadataFile, PathSegment } from './load.ts';
-import { NODE_KIND_WORDS, walkNodes } from './tree.ts';
-import type { Archive, NodeKind, NodeVisit } from './tree.ts';
+import { NODE_KIND_WORDS, walkNodes } from './assemble.ts';
+import type { Archive, NodeKind, NodeVisit } from './assemble.ts';
 
 type Report = (file: MetadataFile, pointer: readonly PathSegment[], rule: string, message: string, at?: 'key' | 'value') => void;
 

@@ -5,13 +5,13 @@
 import path from 'node:path';
 import { isMap } from 'yaml';
 import type { Document, YAMLMap } from 'yaml';
-import { archiveAt } from './history.ts';
-import { loadMetadata } from './load.ts';
-import type { MetadataFile, PathSegment } from './load.ts';
+import { archiveAt } from '../pipeline/history.ts';
+import { loadMetadata } from '../pipeline/load.ts';
+import type { MetadataFile, PathSegment } from '../pipeline/load.ts';
 import { RewriteError, fileSchema, keyOrder, openDocument, printCanonical, setInOrder, writeAtomically } from './rewrite.ts';
-import { CHILDREN, NODE_KIND_WORDS, walkNodes } from './tree.ts';
-import type { Archive, NodeKind, NodeYaml, ReleaseYaml } from './tree.ts';
-import { readSchema } from './validate.ts';
+import { CHILDREN, NODE_KIND_WORDS, walkNodes } from '../pipeline/assemble.ts';
+import type { Archive, NodeKind, NodeYaml, ReleaseYaml } from '../pipeline/assemble.ts';
+import { readSchema } from '../pipeline/validate.ts';
 
 export interface StampOptions {
   metadataDir: string;

@@ -3,7 +3,7 @@
 // dry runs, and the same input always gives the same bytes.
 
 import { escapeHtml, renderBrowsable } from './browsable.ts';
-import { formatInstant, isInstant, parseInstant } from './instant.ts';
+import { formatInstant, isInstant, parseInstant } from '../vocabularies/instant.ts';
 import {
   BODIES,
   COMMON_METHODS,
@@ -18,8 +18,8 @@ import {
   optionsBody,
   optionsFile,
   surveyUrl,
-} from './routes.ts';
-import type { DataType, Format } from './routes.ts';
+} from '../hosting/routes.ts';
+import type { DataType, Format } from '../hosting/routes.ts';
 import type {
   Archive,
   BandYaml,
@@ -33,7 +33,7 @@ import type {
   ReleaseEntry,
   SurveyEntry,
   TableYaml,
-} from './tree.ts';
+} from '../pipeline/assemble.ts';
 
 export interface TransformOptions {
   /** Absolute, without a trailing slash, e.g. https://schema.example.org. */

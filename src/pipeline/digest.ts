@@ -4,13 +4,13 @@
 // cached by content and made in any worker thread.
 
 import { createHash } from 'node:crypto';
-import type { Diagnostic } from './diagnostics.ts';
-import { linkedJson } from './browsable.ts';
+import type { Diagnostic } from '../diagnostics.ts';
+import { linkedJson } from '../outputs/browsable.ts';
 import { classify, parseFileFast } from './load.ts';
 import type { FileKind, MetadataFile, Placement } from './load.ts';
-import { encodeJson, facilityNode, groupNode, prettyJson } from './transform.ts';
-import { CHILDREN } from './tree.ts';
-import type { FacilityYaml, GroupYaml, NodeKind } from './tree.ts';
+import { encodeJson, facilityNode, groupNode, prettyJson } from '../outputs/api.ts';
+import { CHILDREN } from './assemble.ts';
+import type { FacilityYaml, GroupYaml, NodeKind } from './assemble.ts';
 import { validateFiles } from './validate.ts';
 import type { Validators } from './validate.ts';
 

@@ -5,10 +5,10 @@
 
 import { createHash } from 'node:crypto';
 import { browsableFrame, linkedJson } from './browsable.ts';
-import type { Fragment } from './digest.ts';
-import { encodeJson, prettyJson, responses } from './transform.ts';
-import type { ItemsOf, OutputFiles, TransformOptions } from './transform.ts';
-import type { Archive } from './tree.ts';
+import type { Fragment } from '../pipeline/digest.ts';
+import { encodeJson, prettyJson, responses } from './api.ts';
+import type { ItemsOf, OutputFiles, TransformOptions } from './api.ts';
+import type { Archive } from '../pipeline/assemble.ts';
 
 export interface FragmentPiece {
   fragment: Fragment;

@@ -10,7 +10,7 @@ import fg from 'fast-glob';
 import { load as loadYaml } from 'js-yaml';
 import type * as Yaml from 'yaml';
 import type { Document, Node as YamlNode, Pair } from 'yaml';
-import type { Diagnostic } from './diagnostics.ts';
+import type { Diagnostic } from '../diagnostics.ts';
 
 // The position-keeping parser is loaded when a position is first asked for: a build that finds
 // nothing wrong never loads it.

@@ -10,14 +10,14 @@ import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { RedirectsHandler } from '@netlify/redirects';
 import serveHandler from 'serve-handler';
-import { UsageError } from './build.ts';
+import { UsageError } from '../build.ts';
 import { answerBeforeFiles, handle, isApiPath } from './edge.ts';
 import type { Answer } from './edge.ts';
-import { MARKER } from './write.ts';
+import { NETLIFY_TOML } from '../project.ts';
+import { MARKER } from '../destination/write.ts';
 
 const DEFAULT_PORT = 8080;
 const DEFAULT_HOST = '127.0.0.1';
-export const DEFAULT_CONFIG = new URL('../netlify.toml', import.meta.url);
 
 export interface ServeOptions {
   /** The built site, usually dist/. */
@@ -37,7 +37,7 @@ export interface RunningServer {
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const dir = path.resolve(options.dir);
-  const config = options.config ?? DEFAULT_CONFIG.pathname;
+  const config = options.config ?? NETLIFY_TOML;
   try {
     await stat(path.join(dir, MARKER));
   } catch {

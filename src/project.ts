@@ -1,0 +1,13 @@
+// Where the project's own files are. The code runs from src/ (the tests) and from lib/ (the
+// compiled command), both one folder below the project, so one URL serves both. Paths are taken
+// with fileURLToPath, never URL.pathname, which keeps a space as %20.
+
+import { fileURLToPath } from 'node:url';
+
+const ROOT = new URL('../', import.meta.url);
+
+/** The folder of the running code: src/ or lib/. */
+export const CODE_DIR = fileURLToPath(new URL('./', import.meta.url));
+export const SCHEMA_DIR = new URL('schemas/', ROOT);
+export const PACKAGE_JSON = fileURLToPath(new URL('package.json', ROOT));
+export const NETLIFY_TOML = fileURLToPath(new URL('netlify.toml', ROOT));

@@ -11,25 +11,25 @@ import path from 'node:path';
 import { CacheError, digestKey, noCache, openCache, pipelineFingerprint } from './pipeline/cache.ts';
 import type { Cache } from './pipeline/cache.ts';
 import type { Diagnostic } from './diagnostics.ts';
+import { UsageError } from './errors.ts';
 import type { Digest, Fragment } from './pipeline/digest.ts';
 import { archiveAt, changedLines, comparePublishedIds } from './pipeline/history.ts';
-import { classify, parseFile, readMetadataTexts, scanMetadata } from './pipeline/load.ts';
+import { classify } from './kinds/registry.ts';
+import { parseFile, readMetadataTexts, scanMetadata } from './pipeline/load.ts';
 import type { MetadataFile } from './pipeline/load.ts';
 import { digestAll } from './pipeline/pool.ts';
 import type { Request } from './pipeline/pool.ts';
 import { SpliceError, planOutputs, plansOf } from './outputs/plan.ts';
 import type { Plan } from './outputs/plan.ts';
 import { checkRules } from './pipeline/rules.ts';
-import { fixedOutputs, transform } from './outputs/api.ts';
+import { fixedFiles } from './outputs/api/fixed.ts';
+import { referenceFiles } from './outputs/reference.ts';
+import { FRONT_PAGE, frontPage } from './outputs/site.ts';
 import { assemble } from './pipeline/assemble.ts';
 import type { Archive } from './pipeline/assemble.ts';
 import { compileValidators, validateFiles } from './pipeline/validate.ts';
 import { assertReplaceable, clearLeftovers, writePlans } from './destination/write.ts';
 import type { WriteStats } from './destination/write.ts';
-
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
 
 export const DEFAULT_BASE_URL = 'http://localhost:8080';
 
@@ -307,13 +307,13 @@ async function buildOnce(given: BuildOptions): Promise<BuildResult> {
   const archive = checked.archive;
   if (!archive) return checked;
   const clock = stopwatch();
-  const transformOptions = { baseUrl: normaliseBaseUrl(options.baseUrl) };
+  const baseUrl = normaliseBaseUrl(options.baseUrl);
   let plans: Plan[];
   if (options.reference) {
-    plans = plansOf(transform(archive, transformOptions));
+    plans = plansOf(referenceFiles(archive, baseUrl));
   } else {
     try {
-      plans = [...planOutputs(archive, checked.fragments, transformOptions), ...plansOf(fixedOutputs(archive))];
+      plans = [...planOutputs(archive, checked.fragments, baseUrl), ...plansOf(new Map([...fixedFiles(), [FRONT_PAGE, frontPage(archive)]]))];
     } catch (error) {
       if (!(error instanceof SpliceError)) throw error;
       // The data held a NUL character where a placeholder would be: build the slow way.

@@ -5,19 +5,19 @@ import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { UsageError, build, check, resolveBaseUrl } from './build.ts';
+import { build, check, resolveBaseUrl } from './build.ts';
 import type { CheckResult, Progress } from './build.ts';
 import { defaultWorkers } from './pipeline/pool.ts';
 import { countBySeverity, formatGithub, formatJson, formatReport, strictly } from './diagnostics.ts';
-import { HistoryError } from './pipeline/history.ts';
-import { LoadError } from './pipeline/load.ts';
+import { ArchiveSchemaError, EXIT } from './errors.ts';
+import { KINDS } from './kinds/registry.ts';
 import { PACKAGE_JSON } from './project.ts';
 import { renderNetlifyToml } from './hosting/routes.ts';
-import type { ScaffoldKind } from './curation/new.ts';
 import type { RunningServer } from './hosting/serve.ts';
-import { WriteError } from './destination/write.ts';
 
-export const EXIT = { ok: 0, invalid: 1, trouble: 2 } as const;
+
+/** The kinds `new` scaffolds a file of. */
+const SCAFFOLDED = Object.values(KINDS).filter((k) => k.scaffold && k.file);
 
 /** The package's version, from its package.json. */
 const VERSION = (JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { version: string }).version;
@@ -226,9 +226,9 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
 
   program
     .command('new')
-    .description('scaffold a file: new survey NAME | new release SURVEY/RELEASE | new group SURVEY/RELEASE/GROUP | new facility SURVEY/RELEASE/FACILITY')
-    .addArgument(new Argument('<kind>', 'what to create').choices(['survey', 'release', 'group', 'facility']))
-    .argument('<path>', 'where it goes, by names: gama, gama/dr5, gama/dr5/SpecCat')
+    .description(`scaffold a file: ${SCAFFOLDED.map((k) => `new ${k.scaffold?.command ?? ''} ${k.scaffold?.example ?? ''}`).join(' | ')}`)
+    .addArgument(new Argument('<kind>', 'what to create').choices(SCAFFOLDED.map((k) => k.scaffold?.command ?? '')))
+    .argument('<path>', `where it goes, by names: ${SCAFFOLDED.map((k) => k.scaffold?.example ?? '').join(', ')}`)
     .option('--metadata <dir>', 'metadata folder', 'metadata')
     .option('--pretty-name <text>', 'display name')
     .option('--title <text>', 'survey title')
@@ -238,7 +238,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--contact <"Name <email>">', 'contact (default: the parent\'s)')
     .option('--version <v>', 'version (a number for a release)')
     .option('--now <instant>', 'the instant to write instead of the current time')
-    .action(async (kind: ScaffoldKind, target: string, opts: Record<string, string | undefined> & { metadata: string }) => {
+    .action(async (kind: string, target: string, opts: Record<string, string | undefined> & { metadata: string }) => {
       const fields = Object.fromEntries(
         (['prettyName', 'title', 'description', 'pi', 'website', 'contact', 'version'] as const).flatMap((k) => (opts[k] !== undefined ? [[k, opts[k]]] : [])),
       );
@@ -297,14 +297,16 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .action(async (opts: { metadata: string; base: string; now?: string }) => {
       const { nowInstant, stamp } = await import('./curation/stamp.ts');
       const now = opts.now ?? nowInstant();
-      const changes = await stamp({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, base: opts.base, now });
-      for (const change of changes) io.stdout(`${change.file}: ${change.what}\n`);
-      const files = new Set(changes.map((c) => c.file)).size;
-      io.stdout(
-        changes.length > 0
-          ? `Stamped ${changes.length} node${changes.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} with ${now}.\n`
-          : `Nothing to stamp: no node changed since ${opts.base}, or all are stamped already.\n`,
-      );
+      const { stamped, seen } = await stamp({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, base: opts.base, now });
+      for (const change of [...stamped, ...seen]) io.stdout(`${change.file}: ${change.what}\n`);
+      const files = new Set(stamped.map((c) => c.file)).size;
+      let outcome = `Stamped ${stamped.length} node${stamped.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} with ${now}.`;
+      if (stamped.length === 0) {
+        outcome = seen.length > 0
+          ? `Nothing to stamp: the new nodes above have their timestamps already, and no other node changed since ${opts.base}.`
+          : `Nothing to stamp: no node changed since ${opts.base}, or all are stamped already.`;
+      }
+      io.stdout(`${outcome}\n`);
       setExit(EXIT.ok);
     });
 
@@ -349,16 +351,9 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       // --help and --version end here too, with exit code 0.
       return error.exitCode === 0 ? EXIT.ok : EXIT.trouble;
     }
-    // Only the commands that rewrite files throw this, and they have loaded its module.
-    const { RewriteError } = await import('./curation/rewrite.ts');
-    if (error instanceof RewriteError) {
-      // The file is the curator's to fix (a conflict, broken YAML): nothing was written.
+    if (error instanceof ArchiveSchemaError) {
       io.stderr(`archive-schema: ${error.message}\n`);
-      return EXIT.invalid;
-    }
-    if (error instanceof UsageError || error instanceof LoadError || error instanceof WriteError || error instanceof HistoryError) {
-      io.stderr(`archive-schema: ${error.message}\n`);
-      return EXIT.trouble;
+      return error.exitCode;
     }
     // A bug, not a user's mistake: the stack trace helps whoever fixes it.
     io.stderr(`archive-schema: internal error\n${(error as Error).stack ?? String(error)}\n`);

@@ -8,7 +8,8 @@ import { lstat, mkdir, readFile, readdir, rename, stat, symlink, writeFile } fro
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_BASE_URL, UsageError, resolveBaseUrl } from '../src/build.ts';
+import { DEFAULT_BASE_URL, resolveBaseUrl } from '../src/build.ts';
+import { UsageError } from '../src/errors.ts';
 import { renderNetlifyToml } from '../src/hosting/routes.ts';
 import { BUNDLED, PROJECT, cli, expectSameFiles, snapshotTree, tempdir, testdir } from './helpers.ts';
 

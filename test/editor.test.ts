@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fg from 'fast-glob';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { classify } from '../src/pipeline/load.ts';
+import { classify } from '../src/kinds/registry.ts';
 import { SCHEMA_FILES } from '../src/pipeline/validate.ts';
 import { PROJECT } from './helpers.ts';
 

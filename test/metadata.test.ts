@@ -6,7 +6,8 @@ import { beforeAll, expect, test } from 'vitest';
 import { check } from '../src/build.ts';
 import type { CheckResult } from '../src/build.ts';
 import { walkNodes } from '../src/pipeline/assemble.ts';
-import type { Archive, BandYaml, RegionYaml } from '../src/pipeline/assemble.ts';
+import type { Archive } from '../src/pipeline/assemble.ts';
+import type { BandYaml, RegionYaml } from '../src/kinds/data.ts';
 import { PROJECT } from './helpers.ts';
 
 let result: CheckResult;

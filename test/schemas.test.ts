@@ -83,8 +83,8 @@ describe('validators compiled ahead of time', async () => {
 
   test('are the ones used when made from the same schemas', () => {
     // ajv's own validators carry their schema; the standalone ones are plain functions.
-    expect(ahead.survey.schema).toBeUndefined();
-    expect(now.survey.schema).toBeDefined();
+    expect(ahead.Survey.schema).toBeUndefined();
+    expect(now.Survey.schema).toBeDefined();
   });
 
   /** A copy of the bundled metadata with one file changed. */
@@ -123,7 +123,7 @@ describe('validators compiled ahead of time', async () => {
     survey.required.push('pi');
     await writeFile(path.join(schemas, 'survey.schema.json'), JSON.stringify(survey));
     const changed = compileValidators(pathToFileURL(`${schemas}/`), file);
-    expect(changed.survey({ id: 1, name: 'x' })).toBe(false);
-    expect(changed.survey.errors?.some((e) => e.keyword === 'required' && (e.params as { missingProperty: string }).missingProperty === 'pi')).toBe(true);
+    expect(changed.Survey({ id: 1, name: 'x' })).toBe(false);
+    expect(changed.Survey.errors?.some((e) => e.keyword === 'required' && (e.params as { missingProperty: string }).missingProperty === 'pi')).toBe(true);
   });
 });

@@ -69,8 +69,33 @@ describe('stamp', () => {
   test('a change of timestamps or children alone is not a change of a node', async () => {
     const dir = await repo();
     await edit(dir, GROUP, (t) => t + '      - id: 2003\n        name: ZERR\n        created: 2026-01-01T00:00:00Z\n        updated: 2026-01-01T00:00:00Z\n');
+    const before = await snapshotTree(path.join(dir, 'metadata'));
     const result = await cli(['stamp', '--now', '2026-11-22T06:00:00Z'], dir);
-    expect(result.stdout).toBe('Nothing to stamp: no node changed since HEAD, or all are stamped already.\n');
+    expect(result.stdout).toBe(
+      `${GROUP}: new catalogue column "ZERR" (id 2003) has its created and updated already\n` +
+        'Nothing to stamp: the new nodes above have their timestamps already, and no other node changed since HEAD.\n',
+    );
+    expectSameFiles(await snapshotTree(path.join(dir, 'metadata')), before);
+  });
+
+  // Stamping after adding a whole file said "Nothing to stamp: no node changed", as if the new file
+  // had not been seen.
+  test('a new file: its items are named as taking the file\'s timestamps', async () => {
+    const dir = await repo();
+    const file = 'metadata/alpha/dr1/catalogues/Photometry.yaml';
+    await writeFile(
+      path.join(dir, file),
+      'id: 30\nname: Photometry\ncreated: 2026-11-20T00:00:00Z\nupdated: 2026-11-20T00:00:00Z\ntables:\n  - id: 300\n    name: Mags\n    columns:\n      - id: 3000\n        name: MAG_R\n      - id: 3001\n        name: MAG_G\n',
+    );
+    const result = await cli(['stamp', '--now', '2026-11-22T06:00:00Z'], dir);
+    expect(result).toEqual({
+      code: 0,
+      stderr: '',
+      stdout:
+        `${file}: new catalogue group "Photometry" (id 30) has its created and updated already; the 3 new nodes inside it take its timestamps\n` +
+        'Nothing to stamp: the new nodes above have their timestamps already, and no other node changed since HEAD.\n',
+    });
+    expect((await cli(['check'], dir)).code).toBe(0);
   });
 
   test('refuses a file with merge-conflict markers and changes nothing', async () => {

@@ -10,8 +10,9 @@ import { generateArchive, generateArchiveWithStats, yamlScalar } from '../bench/
 import { check } from '../src/build.ts';
 import type { CheckResult } from '../src/build.ts';
 import { formatMetadata } from '../src/curation/fmt.ts';
-import { walkNodes } from '../src/pipeline/assemble.ts';
-import type { Archive, ColumnYaml, FacilityYaml, GroupYaml, RegionYaml, TableYaml } from '../src/pipeline/assemble.ts';
+import type { ColumnYaml, FacilityYaml, GroupYaml, RegionYaml, TableYaml } from '../src/kinds/data.ts';
+import { rootsOf, walkNodes } from '../src/pipeline/assemble.ts';
+import type { Archive } from '../src/pipeline/assemble.ts';
 import { PROJECT, tempdir } from './helpers.ts';
 
 async function writeTree(files: Map<string, string>): Promise<string> {
@@ -69,7 +70,7 @@ describe('size S', () => {
 
   test('has catalogue-only, imaging-only and mixed releases, deep and shallow tables, big and one-table groups', () => {
     const releases = archive.surveys.flatMap((s) => s.releases);
-    const kinds = new Set(releases.map((r) => `${r.groups.length > 0}/${r.facilities.length > 0}`));
+    const kinds = new Set(releases.map((r) => `${rootsOf(r, 'CatalogueGroup').length > 0}/${rootsOf(r, 'ImagingFacility').length > 0}`));
     expect([...kinds].sort()).toEqual(['false/true', 'true/false', 'true/true']);
     const widths = (nodes('CatalogueTable') as TableYaml[]).map((t) => t.columns.length);
     expect(Math.max(...widths)).toBeGreaterThanOrEqual(100);

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import fg from 'fast-glob';
 import type { Diagnostic } from '../diagnostics.ts';
-import { classify } from '../pipeline/load.ts';
+import { classify } from '../kinds/registry.ts';
 import { RewriteError, printCanonical, readForRewrite, writeAtomically } from './rewrite.ts';
 
 export interface FormatResult {
@@ -35,15 +35,8 @@ export async function formatMetadata(metadataDir: string, displayRoot: string, o
       if (!options.check) await writeAtomically(file, formatted);
     } catch (error) {
       if (!(error instanceof RewriteError)) throw error;
-      const m = /^(.*?):(\d+):(\d+) (.*)$/.exec(error.message);
-      result.refused.push({
-        file: m?.[1] ?? display,
-        line: Number(m?.[2] ?? 0),
-        col: Number(m?.[3] ?? 0),
-        severity: 'error',
-        rule: 'fmt/refused',
-        message: m?.[4] ?? error.message,
-      });
+      const place = error.place ?? { file: display, line: 0, col: 0 };
+      result.refused.push({ ...place, severity: 'error', rule: 'fmt/refused', message: error.detail });
     }
   }
   return result;

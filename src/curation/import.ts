@@ -11,8 +11,9 @@ import type { Document, YAMLMap, YAMLSeq } from 'yaml';
 import type { Diagnostic } from '../diagnostics.ts';
 import { FitsError, looksLikeFits, parseHeaderText, readFitsHeaders } from '../readers/fits.ts';
 import type { FitsHdu, FitsValue } from '../readers/fits.ts';
-import { classify, loadMetadata, parseFile } from '../pipeline/load.ts';
-import type { FileKind } from '../pipeline/load.ts';
+import { KINDS, classify, pathHelp } from '../kinds/registry.ts';
+import { loadMetadata, parseFile } from '../pipeline/load.ts';
+import type { FileKind, KindType } from '../kinds/registry.ts';
 import { RewriteError, printCanonical, readForRewrite, writeAtomically } from './rewrite.ts';
 import { nextIds } from '../pipeline/assemble.ts';
 import { validateFiles } from '../pipeline/validate.ts';
@@ -211,20 +212,20 @@ async function commit(file: string, display: string, relative: string, kind: Fil
   await writeAtomically(file, textOut);
 }
 
-async function target(options: ImportOptions, kind: FileKind) {
+async function target(options: ImportOptions, kind: KindType) {
   const root = path.resolve(options.metadataDir);
   const file = path.resolve(options.displayRoot, options.into);
   const relative = path.relative(root, file).split(path.sep).join('/');
   const display = path.relative(options.displayRoot, file).split(path.sep).join('/');
   const placed = classify(relative);
+  const declared = KINDS[kind];
   if (relative.startsWith('..') || 'problem' in placed || placed.kind !== kind) {
-    const wanted = kind === 'catalogue-group' ? 'a catalogue group file (<survey>/<release>/catalogues/<group>.yaml)' : 'an imaging facility file (<survey>/<release>/imaging/<facility>.yaml)';
-    throw new RewriteError(`--into ${options.into} is not ${wanted} under ${options.metadataDir}`);
+    const where = pathHelp(declared.file?.path ?? []).replace('<name>', `<${declared.label}>`);
+    throw new RewriteError(`--into ${options.into} is not ${declared.file?.described ?? declared.word} file (${where}) under ${options.metadataDir}`);
   }
-  const parts = relative.replace(/\.yaml$/, '').split('/');
   if (!(await exists(file))) {
-    const what = kind === 'catalogue-group' ? 'group' : 'facility';
-    throw new RewriteError(`there is no ${display}; create it first with: archive-schema new ${what} ${parts[0]}/${parts[1]}/${parts[3]}`);
+    const { survey, release, name } = placed.placement;
+    throw new RewriteError(`there is no ${display}; create it first with: archive-schema new ${declared.scaffold?.command ?? ''} ${survey}/${release ?? ''}/${name ?? ''}`);
   }
   const { doc } = await readForRewrite(file, display);
   const loaded = await loadMetadata(root, { displayRoot: options.displayRoot });
@@ -238,7 +239,7 @@ export interface ImportReport {
 
 export async function importColumns(options: ImportOptions & { table: string }): Promise<ImportReport> {
   const { columns, dataFile } = await readColumns(options.source, options);
-  const t = await target(options, 'catalogue-group');
+  const t = await target(options, 'CatalogueGroup');
   const tables = seqAt(t.doc, 'tables', t.display);
   let table = findByName(tables, options.table);
   const lines: string[] = [];
@@ -280,13 +281,13 @@ export async function importColumns(options: ImportOptions & { table: string }):
   if (updated.length > 0) lines.push(`${updated.length} column${updated.length === 1 ? '' : 's'} updated: ${updated.join(', ')}`);
   lines.push(`${unchanged} column${unchanged === 1 ? '' : 's'} unchanged`);
   if (kept.length > 0) lines.push(`${kept.length} column${kept.length === 1 ? '' : 's'} kept that ${path.basename(options.source)} does not list (published ids are never dropped by an import): ${kept.join(', ')}`);
-  if (added.length > 0 || updated.length > 0) await commit(t.file, t.display, t.relative, 'catalogue-group', t.doc);
+  if (added.length > 0 || updated.length > 0) await commit(t.file, t.display, t.relative, 'CatalogueGroup', t.doc);
   return { file: t.display, lines: lines.map((l) => `table "${options.table}": ${l}`) };
 }
 
 export async function importRegion(options: ImportOptions & { band: string; name?: string }): Promise<ImportReport> {
   const region = await readRegion(options.source, options);
-  const t = await target(options, 'imaging-facility');
+  const t = await target(options, 'ImagingFacility');
   const bands = seqAt(t.doc, 'bands', t.display);
   const band = findByName(bands, options.band);
   if (!band) {
@@ -307,7 +308,7 @@ export async function importRegion(options: ImportOptions & { band: string; name
     regions.items.push(t.doc.createNode({ id, ...content }));
     line = `new region "${region.name}" with id ${id}`;
   }
-  await commit(t.file, t.display, t.relative, 'imaging-facility', t.doc);
+  await commit(t.file, t.display, t.relative, 'ImagingFacility', t.doc);
   const cards = Object.keys(region.fits_header).length;
   return {
     file: t.display,

@@ -8,11 +8,18 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Document, LineCounter, YAMLMap, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Node as YamlNode, Pair } from 'yaml';
-import type { FileKind } from '../pipeline/load.ts';
+import { ArchiveSchemaError, EXIT } from '../errors.ts';
+import type { Place } from '../errors.ts';
+import type { FileKind } from '../kinds/registry.ts';
 import { SCHEMA_FILES, readSchema } from '../pipeline/validate.ts';
 
-export class RewriteError extends Error {
+/** A file a writing command refused to touch (a conflict, broken YAML), or could not read or write: nothing was changed. */
+export class RewriteError extends ArchiveSchemaError {
   override name = 'RewriteError';
+
+  constructor(detail: string, place?: Place) {
+    super(detail, EXIT.invalid, place);
+  }
 }
 
 /** The options every rewritten file is printed with. */
@@ -38,14 +45,14 @@ export function openDocument(display: string, text: string): Document {
   const conflict = CONFLICT.exec(text);
   if (conflict) {
     const line = text.slice(0, conflict.index).split('\n').length;
-    throw new RewriteError(`${display}:${line}:1 has merge-conflict markers; resolve the conflict first, nothing was changed`);
+    throw new RewriteError('has merge-conflict markers; resolve the conflict first, nothing was changed', { file: display, line, col: 1 });
   }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, keepSourceTokens: false });
   const error = doc.errors[0];
   if (error) {
     const { line, col } = lineCounter.linePos(error.pos[0]);
-    throw new RewriteError(`${display}:${line}:${col} is not valid YAML (${error.message.split('\n')[0]}); fix it first, nothing was changed`);
+    throw new RewriteError(`is not valid YAML (${error.message.split('\n')[0]}); fix it first, nothing was changed`, { file: display, line, col });
   }
   return doc;
 }

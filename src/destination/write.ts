@@ -10,6 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, copyFileSync, linkSync, lstatSync, mkdirSync, openSync, readSync, readdirSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
+import { ArchiveSchemaError, EXIT } from '../errors.ts';
 import path from 'node:path';
 import { CacheError, damagedInCache, lostFromCache, processRunning } from '../pipeline/cache.ts';
 import { FRAGMENT_INDENT } from '../pipeline/digest.ts';
@@ -19,8 +20,13 @@ import type { Plan } from '../outputs/plan.ts';
 /** Marks a folder as one this tool wrote, so it never replaces a folder it did not create. */
 export const MARKER = '.archive-schema-output';
 
-export class WriteError extends Error {
+/** The output could not be written; the previous output was left as it was. */
+export class WriteError extends ArchiveSchemaError {
   override name = 'WriteError';
+
+  constructor(detail: string) {
+    super(detail, EXIT.trouble);
+  }
 }
 
 /** What a written output was: its build's id and each file's content key. */

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { RedirectsHandler } from '@netlify/redirects';
 import serveHandler from 'serve-handler';
-import { UsageError } from '../build.ts';
+import { UsageError } from '../errors.ts';
 import { answerBeforeFiles, handle, isApiPath } from './edge.ts';
 import type { Answer } from './edge.ts';
 import { NETLIFY_TOML } from '../project.ts';

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { browsableFrame, linkedJson } from './browsable.ts';
 import type { Fragment } from '../pipeline/digest.ts';
-import { encodeJson, prettyJson, responses } from './api.ts';
-import type { ItemsOf, OutputFiles, TransformOptions } from './api.ts';
+import { encodeJson, prettyJson } from './api/encode.ts';
+import { responses } from './api/responses.ts';
 import type { Archive } from '../pipeline/assemble.ts';
 
 export interface FragmentPiece {
@@ -66,7 +66,7 @@ function splice(text: string, pattern: RegExp, fragments: readonly Fragment[], h
   return pieces.filter((p) => p !== '');
 }
 
-export function planOutputs(archive: Archive, fragments: ReadonlyMap<string, Fragment>, options: TransformOptions): Plan[] {
+export function planOutputs(archive: Archive, fragments: ReadonlyMap<string, Fragment>, baseUrl: string): Plan[] {
   const list: Fragment[] = [];
   const tokens = new Map<string, string>();
   const placeholder = (relative: string): string => {
@@ -80,12 +80,8 @@ export function planOutputs(archive: Archive, fragments: ReadonlyMap<string, Fra
     }
     return t;
   };
-  const itemsOf: ItemsOf<string> = (_survey, release) => ({
-    groups: release.groups.map((g) => placeholder(g.file.relative)),
-    facilities: release.facilities.map((f) => placeholder(f.file.relative)),
-  });
   const plans: Plan[] = [];
-  for (const spec of responses(archive, itemsOf, options)) {
+  for (const spec of responses(archive, (_kind, entry) => placeholder(entry.file.relative), baseUrl)) {
     const expected = countPlaceholders(spec.value);
     let pieces: Piece[];
     if (spec.format === 'api') {
@@ -103,7 +99,7 @@ export function planOutputs(archive: Archive, fragments: ReadonlyMap<string, Fra
 }
 
 /** Plans for files given whole. */
-export function plansOf(files: OutputFiles): Plan[] {
+export function plansOf(files: ReadonlyMap<string, string>): Plan[] {
   return [...files].map(([path, text]) => ({ path, pieces: [text], key: planKey([text]) }));
 }
 

@@ -12,10 +12,9 @@ import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { CODE_DIR, SCHEMA_DIR } from '../project.ts';
-import { ROOT_KIND } from './digest.ts';
+import { childrenOf } from '../kinds/registry.ts';
 import type { Digest } from './digest.ts';
 import type { ScanIndex } from './load.ts';
-import { CHILDREN } from './assemble.ts';
 import type { Manifest } from '../destination/write.ts';
 
 /** Every file of the code and of the schemas, and the runtime's version. */
@@ -193,8 +192,8 @@ export function openCache(dir: string): Cache {
         entry.fragmentKey = fragment.key;
         entry.fragmentSizes = sizes;
       }
-      const rootKind = ROOT_KIND[digest.kind];
-      const nodesKey = rootKind ? CHILDREN[rootKind]?.key : undefined;
+      // A group's or facility's nodes (its tables, its bands): the lists its kind keeps children in.
+      const nodesKey = digest.kind === 'Retired' ? undefined : childrenOf(digest.kind)[0]?.key;
       if (nodesKey && digest.data && typeof digest.data === 'object' && nodesKey in digest.data) {
         const { [nodesKey]: nodes, ...head } = digest.data as Record<string, unknown>;
         save(path.join(digests, `${digest.key}.nodes.v8`), serialize(nodes));

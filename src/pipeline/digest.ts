@@ -6,11 +6,15 @@
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics.ts';
 import { linkedJson } from '../outputs/browsable.ts';
-import { classify, parseFileFast } from './load.ts';
-import type { FileKind, MetadataFile, Placement } from './load.ts';
-import { encodeJson, facilityNode, groupNode, prettyJson } from '../outputs/api.ts';
-import { CHILDREN } from './assemble.ts';
-import type { FacilityYaml, GroupYaml, NodeKind } from './assemble.ts';
+import type { NodeYaml } from '../kinds/data.ts';
+import { KINDS, childrenOf, classify, sectionOf } from '../kinds/registry.ts';
+import type { FileKind, KindType, Placement } from '../kinds/registry.ts';
+import { walk } from '../kinds/walk.ts';
+import type { Item } from '../kinds/walk.ts';
+import { encodeJson, prettyJson } from '../outputs/api/encode.ts';
+import { nodeObject } from '../outputs/api/objects.ts';
+import { parseFileFast } from './load.ts';
+import type { MetadataFile } from './load.ts';
 import { validateFiles } from './validate.ts';
 import type { Validators } from './validate.ts';
 
@@ -66,21 +70,23 @@ export interface Digest {
   fragment?: Fragment;
 }
 
-/** The node at the top of a group's or facility's file. */
-export const ROOT_KIND: Partial<Record<FileKind, NodeKind>> = { 'catalogue-group': 'CatalogueGroup', 'imaging-facility': 'ImagingFacility' };
-
 /** The parts of a node the cross-file rules read. */
 const SKELETON_KEYS = ['id', 'name', 'created', 'updated'];
 
-function skeleton(kind: NodeKind, node: unknown): unknown {
-  if (typeof node !== 'object' || node === null) return node;
-  const source = node as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const key of SKELETON_KEYS) if (key in source) out[key] = source[key];
-  const children = CHILDREN[kind];
-  const list = children ? source[children.key] : undefined;
-  if (children && Array.isArray(list)) out[children.key] = list.map((child) => skeleton(children.kind, child));
-  return out;
+/** A group's or facility's nodes with only what the rules read, and their nesting. */
+function skeleton(kind: KindType, data: unknown): unknown {
+  let root: Item | undefined;
+  walk<Item | null>(kind, data, null, (type, item, parent, _index) => {
+    const out: Item = {};
+    for (const key of SKELETON_KEYS) if (key in item) out[key] = item[key];
+    // Each list the node has, even if empty, as it was written.
+    for (const child of childrenOf(type)) if (Array.isArray(item[child.key])) out[child.key] = [];
+    const key = KINDS[type].nested?.key;
+    if (parent && key) (parent[key] as Item[]).push(out);
+    else root = out;
+    return out;
+  });
+  return root ?? data;
 }
 
 /** JSON, not v8's serialiser: that writes equal strings differently depending on how they were made. */
@@ -99,15 +105,11 @@ export function digest(relative: string, text: string, key: string, validators: 
   const validated = validateFiles([file], validators);
   const diagnostics = [...parsed.diagnostics, ...validated.diagnostics];
   const valid = validated.valid.length === 1;
-  const rootKind = ROOT_KIND[kind];
-  if (!rootKind) return { ...base, diagnostics, valid, data: file.data, shape: shapeOf(file.data) };
-  const data = skeleton(rootKind, file.data);
+  if (kind === 'Retired' || !sectionOf(kind)) return { ...base, diagnostics, valid, data: file.data, shape: shapeOf(file.data) };
+  const data = skeleton(kind, file.data);
   const shape = shapeOf(data);
   if (!valid) return { ...base, diagnostics, valid, data, shape };
-  const api =
-    kind === 'catalogue-group'
-      ? groupNode(file.data as GroupYaml)
-      : facilityNode(file.data as FacilityYaml, placement.survey, placement.release ?? '');
+  const api = nodeObject(kind, file.data as NodeYaml, [placement.survey, placement.release ?? '']);
   const html = linkedJson(prettyJson(api));
   const page = encoder.encode(html.replaceAll('\n', `\n${' '.repeat(FRAGMENT_INDENT)}`));
   return { ...base, diagnostics, valid, data, shape, fragment: { key, compact: encoder.encode(encodeJson(api)), page } };

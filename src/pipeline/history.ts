@@ -8,10 +8,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type * as Diff from 'diff';
 import type { Diagnostic } from '../diagnostics.ts';
+import { ArchiveSchemaError, EXIT } from '../errors.ts';
 import { parseMetadata } from './load.ts';
 import type { MetadataFile, PathSegment } from './load.ts';
-import { NODE_KIND_WORDS, assemble, walkNodes } from './assemble.ts';
-import type { Archive, IdKind, NodeVisit } from './assemble.ts';
+import { KINDS } from '../kinds/registry.ts';
+import type { KindType } from '../kinds/registry.ts';
+import { assemble, walkNodes } from './assemble.ts';
+import type { Archive, NodeVisit } from './assemble.ts';
 
 const run = promisify(execFile);
 
@@ -19,8 +22,13 @@ const run = promisify(execFile);
 let diffModule: typeof Diff | undefined;
 const diff = (): typeof Diff => (diffModule ??= createRequire(import.meta.url)('diff') as typeof Diff);
 
-export class HistoryError extends Error {
+/** git could not give the revision asked for. */
+export class HistoryError extends ArchiveSchemaError {
   override name = 'HistoryError';
+
+  constructor(detail: string) {
+    super(detail, EXIT.trouble);
+  }
 }
 
 async function git(cwd: string, args: string[]): Promise<string> {
@@ -108,7 +116,7 @@ export function changedLines(files: readonly { relative: string; display: string
 }
 
 interface Published {
-  kind: IdKind;
+  kind: KindType;
   id: number;
   name: string;
   /** What the id belongs to, e.g. the table of a column, as a stable key. */
@@ -140,7 +148,6 @@ function publishedIds(archive: Archive): Map<string, Published> {
   return ids;
 }
 
-const KIND_WORDS: Record<IdKind, string> = { Survey: 'survey', ...NODE_KIND_WORDS };
 
 /** Compares the ids published at the base with the current archive. */
 export function comparePublishedIds(base: Archive, current: Archive): Diagnostic[] {
@@ -153,7 +160,7 @@ export function comparePublishedIds(base: Archive, current: Archive): Diagnostic
     diagnostics.push({ file: at.file.display, line, col, severity, rule, message });
   };
   for (const [key, old] of before) {
-    const word = KIND_WORDS[old.kind];
+    const word = KINDS[old.kind].word;
     const found = now.get(key);
     if (!found) {
       if (retired.has(key)) continue;

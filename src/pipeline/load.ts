@@ -11,22 +11,14 @@ import { load as loadYaml } from 'js-yaml';
 import type * as Yaml from 'yaml';
 import type { Document, Node as YamlNode, Pair } from 'yaml';
 import type { Diagnostic } from '../diagnostics.ts';
+import { ArchiveSchemaError, EXIT } from '../errors.ts';
+import { classify } from '../kinds/registry.ts';
+import type { FileKind, Placement } from '../kinds/registry.ts';
 
 // The position-keeping parser is loaded when a position is first asked for: a build that finds
 // nothing wrong never loads it.
 let yamlModule: typeof Yaml | undefined;
 const yaml = (): typeof Yaml => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
-
-export type FileKind = 'survey' | 'release' | 'catalogue-group' | 'imaging-facility' | 'retired';
-
-/** Where a file sits in the tree: the survey and release folders, and the file's own name. */
-export interface Placement {
-  /** Empty for files at the top of the metadata folder (retired.yaml). */
-  survey: string;
-  release?: string;
-  /** File name without `.yaml`, for group and facility files. */
-  stem?: string;
-}
 
 export type PathSegment = string | number;
 
@@ -65,37 +57,12 @@ export interface LoadOptions {
 }
 
 /** Thrown for trouble that is not the metadata's fault: the folder is missing or unreadable. */
-export class LoadError extends Error {
+export class LoadError extends ArchiveSchemaError {
   override name = 'LoadError';
-}
 
-const LAYOUT_HELP =
-  'expected <survey>/survey.yaml, <survey>/<release>/release.yaml, ' +
-  '<survey>/<release>/catalogues/<group>.yaml, <survey>/<release>/imaging/<facility>.yaml or retired.yaml';
-
-/** Works out a file's kind from its path relative to the metadata folder. */
-export function classify(relative: string): { kind: FileKind; placement: Placement } | { problem: string } {
-  const parts = relative.split('/');
-  const last = parts[parts.length - 1] ?? '';
-  if (last.endsWith('.yml')) {
-    return { problem: `metadata files end in .yaml; rename ${last} to ${last.slice(0, -4)}.yaml` };
+  constructor(detail: string) {
+    super(detail, EXIT.trouble);
   }
-  const stem = last.slice(0, -'.yaml'.length);
-  if (relative === 'retired.yaml') return { kind: 'retired', placement: { survey: '' } };
-  const [survey, second, third] = parts;
-  if (survey === undefined) return { problem: `unexpected file; ${LAYOUT_HELP}` };
-  if (parts.length === 2 && last === 'survey.yaml') return { kind: 'survey', placement: { survey } };
-  if (parts.length === 3 && last === 'release.yaml' && second !== undefined) {
-    return { kind: 'release', placement: { survey, release: second } };
-  }
-  if (parts.length === 4 && second !== undefined) {
-    if (third === 'catalogues') return { kind: 'catalogue-group', placement: { survey, release: second, stem } };
-    if (third === 'imaging') return { kind: 'imaging-facility', placement: { survey, release: second, stem } };
-    if (third === 'ifs' || third === 'spectra') {
-      return { problem: `${third} metadata is not supported yet: the API publishes ${third} as null; move this file out of metadata/` };
-    }
-  }
-  return { problem: `unexpected file in the metadata tree; ${LAYOUT_HELP}` };
 }
 
 export interface MetadataTexts {

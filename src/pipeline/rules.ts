@@ -6,8 +6,10 @@
 import type { Diagnostic } from '../diagnostics.ts';
 import { compareInstants, isInstant, parseInstant } from '../vocabularies/instant.ts';
 import type { MetadataFile, PathSegment } from './load.ts';
-import { NODE_KIND_WORDS, walkNodes } from './assemble.ts';
-import type { Archive, NodeKind, NodeVisit } from './assemble.ts';
+import { KINDS, namedBy } from '../kinds/registry.ts';
+import type { KindType } from '../kinds/registry.ts';
+import { walkNodes } from './assemble.ts';
+import type { Archive, NodeVisit } from './assemble.ts';
 
 type Report = (file: MetadataFile, pointer: readonly PathSegment[], rule: string, message: string, at?: 'key' | 'value') => void;
 
@@ -30,16 +32,15 @@ export function checkRules(archive: Archive, files: readonly MetadataFile[]): Di
 
 function namesMatchTheirFiles(files: readonly MetadataFile[], report: Report): void {
   for (const file of files) {
+    const declared = file.kind === 'Retired' ? undefined : KINDS[file.kind];
+    const expected = file.placement.name;
     const name = (file.data as { name: string }).name;
-    const { survey, release, stem } = file.placement;
-    if (file.kind === 'survey' && name !== survey) {
-      report(file, ['name'], 'layout/name-mismatch', `survey name "${name}" differs from its folder "${survey}"; rename the folder or the name so they agree`);
-    } else if (file.kind === 'release' && name !== release) {
-      report(file, ['name'], 'layout/name-mismatch', `release name "${name}" differs from its folder "${release}"; rename the folder or the name so they agree`);
-    } else if ((file.kind === 'catalogue-group' || file.kind === 'imaging-facility') && name !== stem) {
-      const what = file.kind === 'catalogue-group' ? 'catalogue group' : 'imaging facility';
-      report(file, ['name'], 'layout/name-mismatch', `${what} name "${name}" differs from its file name "${stem}.yaml"; rename the file to ${name}.yaml or change the name`);
-    }
+    if (!declared?.file || expected === undefined || name === expected) continue;
+    const message =
+      namedBy(declared.file) === 'folder'
+        ? `${declared.word} name "${name}" differs from its folder "${expected}"; rename the folder or the name so they agree`
+        : `${declared.word} name "${name}" differs from its file name "${expected}.yaml"; rename the file to ${name}.yaml or change the name`;
+    report(file, ['name'], 'layout/name-mismatch', message);
   }
 }
 
@@ -58,8 +59,8 @@ function surveyIdsAreUnique(archive: Archive, report: Report): void {
 
 function nodeIdsAreUniquePerKind(nodes: readonly NodeVisit[], report: Report): void {
   // A map per kind keyed by the number: no key strings for a hundred thousand columns.
-  const first = new Map<NodeKind, Map<number, NodeVisit>>();
-  const highest = new Map<NodeKind, number>();
+  const first = new Map<KindType, Map<number, NodeVisit>>();
+  const highest = new Map<KindType, number>();
   for (const n of nodes) highest.set(n.kind, Math.max(highest.get(n.kind) ?? 0, n.node.id));
   for (const n of nodes) {
     let ids = first.get(n.kind);
@@ -70,7 +71,7 @@ function nodeIdsAreUniquePerKind(nodes: readonly NodeVisit[], report: Report): v
       continue;
     }
     const where = `${seen.file.display}:${seen.file.locate([...seen.pointer, 'id']).line}`;
-    const word = NODE_KIND_WORDS[n.kind];
+    const word = KINDS[n.kind].word;
     report(
       n.file,
       [...n.pointer, 'id'],
@@ -98,20 +99,12 @@ function siblingNamesAreUnique(archive: Archive, nodes: readonly NodeVisit[], re
     }
   };
   const surveys = {};
-  const groupScopes = new Map<object, object>();
-  const facilityScopes = new Map<object, object>();
   for (const survey of archive.surveys) {
-    check(surveys, { file: survey.file, pointer: [] }, survey.data.name, 'survey');
-    for (const release of survey.releases) {
-      check(survey, { file: release.file, pointer: [] }, release.data.name, 'release');
-      groupScopes.set(release, {});
-      facilityScopes.set(release, {});
-    }
+    check(surveys, { file: survey.file, pointer: [] }, survey.data.name, KINDS.Survey.word);
+    for (const release of survey.releases) check(survey, { file: release.file, pointer: [] }, release.data.name, KINDS.DataRelease.word);
   }
-  for (const n of nodes) {
-    const scope = n.parent ?? (n.kind === 'CatalogueGroup' ? groupScopes : facilityScopes).get(n.release) ?? n.release;
-    check(scope, n, n.node.name, NODE_KIND_WORDS[n.kind]);
-  }
+  // A release's files of one kind are siblings: each kind's list of the release is its scope.
+  for (const n of nodes) check(n.parent ?? n.release.roots[n.kind] ?? n.release, n, n.node.name, KINDS[n.kind].word);
 }
 
 function releaseNumbersAreUniquePerSurvey(archive: Archive, report: Report): void {
@@ -142,11 +135,11 @@ function updatedIsNotBeforeCreated(archive: Archive, nodes: readonly NodeVisit[]
   };
   for (const survey of archive.surveys) {
     for (const release of survey.releases) {
-      inOrder(release.file, [], release.data.created, release.data.updated, true, true, `release "${release.data.name}"`);
+      inOrder(release.file, [], release.data.created, release.data.updated, true, true, `${KINDS.DataRelease.word} "${release.data.name}"`);
     }
   }
   for (const n of nodes) {
-    inOrder(n.file, n.pointer, n.created, n.updated, n.node.created !== undefined, n.node.updated !== undefined, `${NODE_KIND_WORDS[n.kind]} "${n.node.name}"`);
+    inOrder(n.file, n.pointer, n.created, n.updated, n.node.created !== undefined, n.node.updated !== undefined, `${KINDS[n.kind].word} "${n.node.name}"`);
   }
 }
 
@@ -173,7 +166,7 @@ function retiredIdsAreNeverReused(archive: Archive, nodes: readonly NodeVisit[],
   for (const n of nodes) {
     const key = `${n.kind}:${n.node.id}`;
     if (listed.has(key)) {
-      report(n.file, [...n.pointer, 'id'], 'ids/retired', `${NODE_KIND_WORDS[n.kind]} id ${n.node.id} was retired (${where(key)}) and is never used again; choose a new id`);
+      report(n.file, [...n.pointer, 'id'], 'ids/retired', `${KINDS[n.kind].word} id ${n.node.id} was retired (${where(key)}) and is never used again; choose a new id`);
     }
   }
 }

@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import type { Ajv, ErrorObject, KeywordCxt, Options, ValidateFunction } from 'ajv';
 import { closest, distance } from 'fastest-levenshtein';
 import type { Diagnostic } from '../diagnostics.ts';
-import type { FileKind, MetadataFile, PathSegment } from './load.ts';
+import { FILE_KINDS, fileDeclaration, kindListedAs } from '../kinds/registry.ts';
+import type { FileKind } from '../kinds/registry.ts';
+import type { MetadataFile, PathSegment } from './load.ts';
 import { ajvVersion, codegen, newAjv, standaloneSource } from './ajv.ts';
 import { CHECKS } from './checks.ts';
 import { SCHEMA_DIR } from '../project.ts';
@@ -16,13 +18,7 @@ import type { Finding } from './checks.ts';
 
 
 /** The schema file for each kind of metadata file. */
-export const SCHEMA_FILES: Record<FileKind, string> = {
-  survey: 'survey.schema.json',
-  release: 'release.schema.json',
-  'catalogue-group': 'catalogue-group.schema.json',
-  'imaging-facility': 'imaging-facility.schema.json',
-  retired: 'retired.schema.json',
-};
+export const SCHEMA_FILES = Object.fromEntries(FILE_KINDS.map((f) => [f.kind, f.schema])) as Record<FileKind, string>;
 
 const SHARED_SCHEMAS = ['common.schema.json'];
 
@@ -197,9 +193,9 @@ export function describePlace(data: unknown, pointer: readonly PathSegment[]): s
     const next = (node as Record<string | number, unknown> | undefined)?.[segment];
     if (typeof segment === 'number') {
       const name = (next as { name?: unknown } | undefined)?.name;
-      const kind = ITEM_NAMES[container] ?? 'item';
+      const kind = kindListedAs(container)?.label ?? 'item';
       parts.push(typeof name === 'string' || typeof name === 'number' ? `${kind} "${name}"` : `${kind} ${segment + 1}`);
-    } else if (!ITEM_NAMES[segment]) {
+    } else if (!kindListedAs(segment)) {
       parts.push(segment);
     }
     container = typeof segment === 'string' ? segment : '';
@@ -208,20 +204,6 @@ export function describePlace(data: unknown, pointer: readonly PathSegment[]): s
   return parts.join(' > ');
 }
 
-const ITEM_NAMES: Record<string, string> = {
-  tables: 'table',
-  columns: 'column',
-  bands: 'band',
-  regions: 'region',
-};
-
-const KIND_LABEL: Record<FileKind, string> = {
-  survey: 'a survey',
-  release: 'a data release',
-  'catalogue-group': 'a catalogue group',
-  'imaging-facility': 'an imaging facility',
-  retired: 'the retired ids',
-};
 
 function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | undefined {
   const pointer = pointerOf(error.instancePath);
@@ -238,7 +220,7 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
     case 'required': {
       const missing = (error.params as { missingProperty: string }).missingProperty;
       if (pointer.length === 0 && (value === null || value === undefined)) {
-        return make(`the file is empty; ${KIND_LABEL[file.kind]} file needs at least the keys ${requiredKeys(error).join(', ')}`, 'required');
+        return make(`the file is empty; ${fileDeclaration(file.kind).described} file needs at least the keys ${requiredKeys(error).join(', ')}`, 'required');
       }
       return make(`${subject} is missing the required key "${missing}"; add it`, 'required');
     }

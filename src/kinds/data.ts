@@ -1,0 +1,87 @@
+// What the schemas guarantee about each kind's data once a file has passed them: the curators'
+// YAML as the later stages read it.
+
+export interface ContactYaml {
+  name: string;
+  email: string;
+}
+
+export interface SurveyYaml {
+  id: number;
+  name: string;
+  pretty_name: string;
+  title: string;
+  description: string;
+  pi: string;
+  contact: ContactYaml;
+  website: string;
+  active: boolean;
+}
+
+export interface ReleaseYaml {
+  name: string;
+  pretty_name: string;
+  version: number;
+  data_release_number: number;
+  contact: ContactYaml;
+  created: string;
+  updated: string;
+}
+
+/** The keys every catalogue and imaging node has. */
+export interface NodeYaml {
+  id: number;
+  name: string;
+  pretty_name?: string | null;
+  description?: string | null;
+  documentation?: string;
+  file_path?: string | null;
+  file_name?: string | null;
+  file_extension?: string | null;
+  version?: string | null;
+  created?: string;
+  updated?: string;
+  contact?: ContactYaml | null;
+}
+
+export interface ColumnYaml extends NodeYaml {
+  ucd?: string;
+  unit?: string;
+}
+
+export interface TableYaml extends NodeYaml {
+  input_cat?: boolean;
+  columns: ColumnYaml[];
+}
+
+export interface GroupYaml extends NodeYaml {
+  tables: TableYaml[];
+}
+
+export type FitsValue = string | number | boolean;
+
+export interface RegionYaml extends NodeYaml {
+  fits_header: Record<string, [FitsValue, string]>;
+  ra_c: string;
+  dec_c: string;
+  unit: string;
+  frame: string;
+  equinox: string;
+}
+
+export interface BandYaml extends NodeYaml {
+  central_wave_ang: number;
+  regions: RegionYaml[];
+}
+
+export interface FacilityYaml extends NodeYaml {
+  bands: BandYaml[];
+}
+
+export interface RetiredYaml {
+  kind: string;
+  id: number;
+  name: string;
+  retired: string;
+  reason: string;
+}

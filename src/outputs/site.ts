@@ -1,0 +1,32 @@
+// The site's front page: where the API is, for people who open the site's address.
+
+import { DATA_TYPES, LIST_PATH } from '../hosting/routes.ts';
+import type { Archive } from '../pipeline/assemble.ts';
+import { escapeHtml } from './browsable.ts';
+
+export const FRONT_PAGE = 'index.html';
+
+export function frontPage(archive: Archive): string {
+  const lists = DATA_TYPES.map(
+    (t) => `<li><a href="${LIST_PATH}?data_type=${t}">${LIST_PATH}?data_type=${t}</a> (<a href="${LIST_PATH}?data_type=${t}&amp;format=api">browse</a>)</li>`,
+  ).join('\n');
+  const surveys = archive.surveys
+    .map((s) => `<li><a href="${LIST_PATH}${s.data.id}/?format=api">${escapeHtml(s.data.pretty_name)}</a>: ${escapeHtml(s.data.title)}</li>`)
+    .join('\n');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>archive-schema</title></head>
+<body>
+<h1>Archive schema API</h1>
+<p>The archive's schema as a read-only JSON API. Listings by data type:</p>
+<ul>
+${lists}
+</ul>
+<p>Surveys:</p>
+<ul>
+${surveys}
+</ul>
+</body>
+</html>
+`;
+}

@@ -1,26 +1,33 @@
-// The command line: commander wiring only, and the one place that touches `process`.
+// The command line: wires options to each command's module, prints what it returns, and maps the
+// one error base class (errors.ts) to exit codes. The only module that touches `process`.
 // Exit codes: 0 done, 1 the metadata is invalid, 2 usage, configuration or I/O trouble.
 
 import { readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { build, check, resolveBaseUrl } from './build.ts';
-import type { CheckResult, Progress } from './build.ts';
-import { defaultWorkers } from './pipeline/pool.ts';
+import { build, check } from './build.ts';
+import type { BuildResult, CheckResult, Progress } from './build.ts';
+import type { Comparison } from './destination/compare.ts';
 import { countBySeverity, formatGithub, formatJson, formatReport, strictly } from './diagnostics.ts';
+import type { Diagnostic } from './diagnostics.ts';
 import { ArchiveSchemaError, EXIT } from './errors.ts';
-import { KINDS } from './kinds/registry.ts';
-import { PACKAGE_JSON } from './project.ts';
-import { renderNetlifyToml } from './hosting/routes.ts';
+import { resolveBaseUrl } from './hosting/base-url.ts';
 import type { RunningServer } from './hosting/serve.ts';
-
-
-/** The kinds `new` scaffolds a file of. */
-const SCAFFOLDED = Object.values(KINDS).filter((k) => k.scaffold && k.file);
+import { KINDS } from './kinds/registry.ts';
+import { defaultWorkers } from './pipeline/pool.ts';
+import { PACKAGE_JSON } from './project.ts';
 
 /** The package's version, from its package.json. */
 const VERSION = (JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { version: string }).version;
+
+/** The cache lives with the dependencies, which Netlify keeps between builds. */
+export const DEFAULT_CACHE_DIR = 'node_modules/.cache/archive-schema';
+
+const DEFAULT_PORT = 8080;
+const DEFAULT_HOST = '127.0.0.1';
+
+/** The kinds `new` scaffolds a file of. */
+const SCAFFOLDED = Object.values(KINDS).filter((k) => k.scaffold && k.file);
 
 export interface Io {
   stdout: (text: string) => void;
@@ -33,15 +40,6 @@ export interface Io {
   progress?: boolean;
 }
 
-// The server, the importers and the commands that rewrite metadata load heavy modules (Netlify's
-// redirect engine is WebAssembly; the rewriters need the position-keeping YAML parser); they are
-// imported when their command runs, so that a build starts fast.
-const DEFAULT_PORT = 8080;
-const DEFAULT_HOST = '127.0.0.1';
-
-/** The cache lives with the dependencies, which Netlify keeps between builds. */
-export const DEFAULT_CACHE_DIR = 'node_modules/.cache/archive-schema';
-
 interface PipelineOptions {
   cacheDir?: string;
   cache?: boolean;
@@ -49,19 +47,30 @@ interface PipelineOptions {
   reference?: boolean;
 }
 
-function parseCount(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
-  return Number(value);
+// ---- Formatting results ------------------------------------------------------------------------------
+
+function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+function sizeText(bytes: number): string {
+  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`;
+}
+
+/** A change of size, exact when it is small: an edit of one description moves a file by a few bytes. */
+function deltaText(bytes: number): string {
+  const sign = bytes < 0 ? '-' : '+';
+  return Math.abs(bytes) < 1e3 ? `${sign}${plural(Math.abs(bytes), 'byte')}` : `${sign}${sizeText(Math.abs(bytes))}`;
 }
 
 /**
- * One line that updates in place on a terminal ("reading 120/466 files"), at most ten times a
- * second, and is cleared when the work ends. Without a terminal nothing is shown.
+ * One line that updates in place on a terminal ("120/466 files read and checked"), at most ten
+ * times a second, and is cleared when the work ends. Without a terminal nothing is shown.
  */
 function progressLine(write: (text: string) => void): { update: Progress; end: () => void } {
   let last = 0;
   let shown = false;
-  const words = { reading: 'files read and checked', checking: 'files checked', writing: 'outputs written' } as const;
+  const words = { reading: 'files read and checked', writing: 'outputs written' } as const;
   return {
     update(stage, done, total) {
       const now = Date.now();
@@ -77,20 +86,57 @@ function progressLine(write: (text: string) => void): { update: Progress; end: (
   };
 }
 
+/** What a build would change, one line per file, then the totals. */
+function formatDryRun(comparison: Comparison, out: string): string {
+  const width = Math.max(0, ...comparison.changes.map((c) => c.path.length));
+  const lines = comparison.changes.map(({ path: file, change, before, after }) => {
+    const size = change === 'change' ? `${sizeText(after ?? 0)} (${deltaText((after ?? 0) - (before ?? 0))})` : sizeText((change === 'add' ? after : before) ?? 0);
+    return `${change.padEnd(6)}  ${file.padEnd(width)}  ${size}\n`;
+  });
+  const count = (change: string) => comparison.changes.filter((c) => c.change === change).length;
+  const summary =
+    comparison.changes.length === 0
+      ? `A build would change nothing in ${out} (${plural(comparison.unchanged, 'file')}, ${sizeText(comparison.sizeAfter)}).`
+      : `A build would add ${plural(count('add'), 'file')}, change ${count('change')} and remove ${count('remove')}, leaving ${comparison.unchanged} as they are: ` +
+        `${out} would go from ${sizeText(comparison.sizeBefore)} to ${sizeText(comparison.sizeAfter)}.`;
+  return `${lines.join('')}${summary} Nothing was written.\n`;
+}
+
+function formatBuilt(result: BuildResult, out: string, baseUrl: string, seconds: string): string {
+  const stats = result.written;
+  const files = result.plans?.length ?? 0;
+  const { warnings } = countBySeverity(result.diagnostics);
+  // Warnings do not stop a build; `check` lists them.
+  const note = warnings > 0 ? ` ${plural(warnings, 'warning')}: \`npm run check\` lists them.` : '';
+  // Reused: the same bytes as another response (ifs and spectra share the catalogues text) or as
+  // the previous build, hard-linked instead of written.
+  const reused = stats && stats.linked > 0 ? `, ${stats.linked} reused` : '';
+  const cached = result.cache.hits > 0 ? ` (${result.cache.hits} read from the cache)` : '';
+  return `Built ${files} files (${stats?.written ?? 0} written${reused}, ${sizeText(stats?.bytes ?? 0)}) from ${result.files.length} metadata files${cached} into ${out} for ${baseUrl} in ${seconds} s.${note}\n`;
+}
+
+// ---- The program ---------------------------------------------------------------------------------------
+
+function parseCount(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
+  return Number(value);
+}
+
 function parsePort(value: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535');
   return port;
 }
 
-function sizeText(bytes: number): string {
-  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`;
+function parseHdu(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected an HDU number (0 is the primary HDU)');
+  return Number(value);
 }
 
 /** Builds the program without running it, so tests can parse arguments. */
 export function createProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command('archive-schema')
-    .description('Publishes an archive\'s schema metadata (YAML) as a static, read-only JSON API.')
+    .description("Publishes an archive's schema metadata (YAML) as a static, read-only JSON API.")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .version(VERSION, '-V, --version', 'print the version')
@@ -100,10 +146,9 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
 
   const resolve = (p: string) => path.resolve(io.cwd, p);
   const progress = io.progress ? progressLine(io.stderr) : undefined;
-  const endProgress = () => progress?.end();
   /** Ends the progress line, and says so if the cache had to be cleared on the way. */
   const finished = (result: CheckResult, command: string) => {
-    endProgress();
+    progress?.end();
     if (result.recovered) io.stderr(`The build cache was damaged (${result.recovered}), so it was cleared and this ${command} ran without it.\n`);
   };
   const pipeline = (opts: PipelineOptions) => ({
@@ -112,72 +157,72 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     ...(opts.reference ? { reference: true } : {}),
     ...(progress ? { onProgress: progress.update } : {}),
   });
+  /** The metadata's problems, for a command that stops at its errors. */
+  const reportProblems = (diagnostics: Diagnostic[], outcome: string, quiet?: boolean) => {
+    io.stderr(formatReport(diagnostics, outcome, { quiet: Boolean(quiet) }));
+    setExit(EXIT.invalid);
+  };
+  const pipelineOptions = (command: Command) =>
+    command
+      .option('--cache-dir <dir>', 'where to keep the build cache', DEFAULT_CACHE_DIR)
+      .option('--no-cache', 'neither read nor write the cache')
+      .option('--workers <n>', 'worker threads for parsing and rendering (default: one per core)', parseCount)
+      .option('--reference', 'take the straightforward slow path (no cache, no splicing), to compare outputs');
 
-  program
-    .command('check')
-    .description('validate the metadata without writing anything')
-    .option('--metadata <dir>', 'metadata folder', 'metadata')
-    .addOption(new Option('--format <format>', 'report format').choices(['text', 'github', 'json']).default('text'))
-    .option('--strict', 'treat warnings as errors')
-    .option('--quiet', 'report errors only')
-    .option('--base <rev>', 'git revision to compare with (e.g. origin/main): published ids must keep their meaning, and warnings are reported only on changed lines')
-    .option('--cache-dir <dir>', 'where to keep the build cache', DEFAULT_CACHE_DIR)
-    .option('--no-cache', 'neither read nor write the cache')
-    .option('--workers <n>', 'worker threads for parsing (default: one per core)', parseCount)
-    .option('--reference', 'take the straightforward slow path')
-    .action(async (opts: { metadata: string; format: 'text' | 'github' | 'json'; strict?: boolean; quiet?: boolean; base?: string } & PipelineOptions) => {
-      const result = await check({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, ...(opts.base ? { base: opts.base } : {}), ...pipeline(opts) });
-      finished(result, 'check');
-      let diagnostics = opts.strict ? strictly(result.diagnostics) : result.diagnostics;
-      if (opts.quiet) diagnostics = diagnostics.filter((d) => d.severity === 'error');
-      const { errors } = countBySeverity(diagnostics);
-      if (opts.format === 'github') io.stdout(formatGithub(diagnostics));
-      else if (opts.format === 'json') io.stdout(formatJson(diagnostics));
-      else {
-        const outcome =
-          errors > 0 ? 'The metadata is invalid; fix the errors above.' : `${result.files.length} metadata files checked: no errors.`;
-        io.stdout(formatReport(diagnostics, outcome));
-      }
-      setExit(errors > 0 ? EXIT.invalid : EXIT.ok);
-    });
+  pipelineOptions(
+    program
+      .command('check')
+      .description('validate the metadata without writing anything')
+      .option('--metadata <dir>', 'metadata folder', 'metadata')
+      .addOption(new Option('--format <format>', 'report format').choices(['text', 'github', 'json']).default('text'))
+      .option('--strict', 'treat warnings as errors')
+      .option('--quiet', 'list errors only (warnings are counted)')
+      .option('--base <rev>', 'git revision to compare with (e.g. origin/main): published ids must keep their meaning, and warnings are reported only on changed lines'),
+  ).action(async (opts: { metadata: string; format: 'text' | 'github' | 'json'; strict?: boolean; quiet?: boolean; base?: string } & PipelineOptions) => {
+    const result = await check({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, ...(opts.base ? { base: opts.base } : {}), ...pipeline(opts) });
+    finished(result, 'check');
+    const diagnostics = opts.strict ? strictly(result.diagnostics) : result.diagnostics;
+    const { errors } = countBySeverity(diagnostics);
+    const listed = opts.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
+    if (opts.format === 'github') io.stdout(formatGithub(listed));
+    else if (opts.format === 'json') io.stdout(formatJson(listed));
+    else {
+      const outcome = errors > 0 ? 'The metadata is invalid; fix the errors above.' : `${result.files.length} metadata files checked: no errors.`;
+      io.stdout(formatReport(diagnostics, outcome, { quiet: Boolean(opts.quiet) }));
+    }
+    setExit(errors > 0 ? EXIT.invalid : EXIT.ok);
+  });
 
-  program
-    .command('build')
-    .description('validate the metadata and write the static API into the output folder')
-    .option('--metadata <dir>', 'metadata folder', 'metadata')
-    .option('--out <dir>', 'output folder (replaced as a whole, only when the build succeeds)', 'dist')
-    .addOption(
-      new Option('--base-url <url>', 'absolute URL the site is served from (default: Netlify\'s URL for the deploy, else http://localhost:8080)'),
-    )
-    .option('--cache-dir <dir>', 'where to keep the build cache', DEFAULT_CACHE_DIR)
-    .option('--no-cache', 'build cold: neither read nor write the cache')
-    .option('--workers <n>', 'worker threads for parsing and rendering (default: one per core)', parseCount)
-    .option('--reference', 'take the straightforward slow path (no cache, no splicing), to compare outputs')
-    .action(async (opts: { metadata: string; out: string; baseUrl?: string } & PipelineOptions) => {
-      const started = Date.now();
-      const baseUrl = resolveBaseUrl(opts.baseUrl, io.env);
-      const result = await build({ metadataDir: resolve(opts.metadata), outDir: resolve(opts.out), baseUrl, displayRoot: io.cwd, ...pipeline(opts) });
-      finished(result, 'build');
-      if (!result.output) {
-        io.stderr(formatReport(result.diagnostics, `Nothing was written; ${opts.out} was left as it was.`));
-        setExit(EXIT.invalid);
-        return;
-      }
-      const { stats, files } = result.output;
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      const { warnings } = countBySeverity(result.diagnostics);
-      // Warnings do not stop a build; `check` lists them.
-      const note = warnings > 0 ? ` ${warnings} warning${warnings === 1 ? '' : 's'}: \`npm run check\` lists them.` : '';
-      // Reused: the same bytes as another response (ifs and spectra share the catalogues text) or
-      // as the previous build, hard-linked instead of written.
-      const reused = stats.linked > 0 ? `, ${stats.linked} reused` : '';
-      const cached = result.cache.hits > 0 ? ` (${result.cache.hits} read from the cache)` : '';
-      io.stdout(
-        `Built ${files} files (${stats.written} written${reused}, ${sizeText(stats.bytes)}) from ${result.files.length} metadata files${cached} into ${opts.out} for ${baseUrl} in ${seconds} s.${note}\n`,
-      );
-      if (io.env.ARCHIVE_SCHEMA_TIMINGS) io.stderr(`${JSON.stringify(result.timings)}\n`);
-      setExit(EXIT.ok);
+  pipelineOptions(
+    program
+      .command('build')
+      .description('validate the metadata and write the static API into the output folder')
+      .option('--metadata <dir>', 'metadata folder', 'metadata')
+      .option('--out <dir>', 'output folder (replaced as a whole, only when the build succeeds)', 'dist')
+      .addOption(new Option('--base-url <url>', "absolute URL the site is served from (default: Netlify's URL for the deploy, else http://localhost:8080)"))
+      .option('--dry-run', 'write nothing; list what a build would add, change and remove in the output folder')
+      .option('--quiet', 'when the metadata is invalid, list its errors only (warnings are counted)'),
+  ).action(async (opts: { metadata: string; out: string; baseUrl?: string; dryRun?: boolean; quiet?: boolean } & PipelineOptions) => {
+    const started = Date.now();
+    const baseUrl = resolveBaseUrl(opts.baseUrl, io.env);
+    const result = await build({
+      metadataDir: resolve(opts.metadata),
+      outDir: resolve(opts.out),
+      baseUrl,
+      displayRoot: io.cwd,
+      ...(opts.dryRun ? { dryRun: true } : {}),
+      ...pipeline(opts),
     });
+    finished(result, 'build');
+    if (!result.plans) {
+      const outcome = opts.dryRun ? 'A build would stop here; nothing was written.' : `Nothing was written; ${opts.out} was left as it was.`;
+      reportProblems(result.diagnostics, outcome, opts.quiet);
+      return;
+    }
+    if (result.dryRun) io.stdout(formatDryRun(result.dryRun, opts.out));
+    else io.stdout(formatBuilt(result, opts.out, baseUrl, ((Date.now() - started) / 1000).toFixed(1)));
+    setExit(EXIT.ok);
+  });
 
   program
     .command('serve')
@@ -185,15 +230,11 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--dir <dir>', 'built site to serve', 'dist')
     .option('--port <n>', 'port to listen on (0 picks a free one)', parsePort, DEFAULT_PORT)
     .option('--host <host>', 'address to listen on', DEFAULT_HOST)
-    .option('--config <file>', 'netlify.toml to route with (default: the project\'s)')
+    .option('--config <file>', "netlify.toml to route with (default: the project's)")
     .action(async (opts: { dir: string; port: number; host: string; config?: string }) => {
+      // Netlify's redirect engine is WebAssembly: loaded only when a server starts.
       const { startServer } = await import('./hosting/serve.ts');
-      const server = await startServer({
-        dir: resolve(opts.dir),
-        port: opts.port,
-        host: opts.host,
-        ...(opts.config ? { config: resolve(opts.config) } : {}),
-      });
+      const server = await startServer({ dir: resolve(opts.dir), port: opts.port, host: opts.host, ...(opts.config ? { config: resolve(opts.config) } : {}) });
       io.stdout(`Serving ${opts.dir} at ${server.url} (try ${server.url}/api/schema/?data_type=catalogues). Press Ctrl-C to stop.\n`);
       io.onServe?.(server);
       await new Promise<void>((done) => server.server.once('close', () => done()));
@@ -207,6 +248,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--check', 'change nothing; exit 1 when a file is not in canonical form')
     .addOption(new Option('--format <format>', 'report format').choices(['text', 'github']).default('text'))
     .action(async (opts: { metadata: string; check?: boolean; format: 'text' | 'github' }) => {
+      // The rewriting commands need the position-keeping YAML parser: loaded when they run.
       const { formatMetadata } = await import('./curation/fmt.ts');
       const result = await formatMetadata(resolve(opts.metadata), io.cwd, { check: Boolean(opts.check) });
       const notes = opts.check
@@ -219,7 +261,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
         if (result.refused.length > 0) io.stderr(formatReport(result.refused, 'These files were left as they were.'));
         const verb = opts.check ? 'would be reformatted' : 'reformatted';
         for (const file of result.changed) io.stdout(`${file} ${verb}\n`);
-        io.stdout(`${result.changed.length} file${result.changed.length === 1 ? '' : 's'} ${verb}, ${result.unchanged} already canonical.\n`);
+        io.stdout(`${plural(result.changed.length, 'file')} ${verb}, ${result.unchanged} already canonical.\n`);
       }
       setExit(problems.length > 0 ? EXIT.invalid : EXIT.ok);
     });
@@ -235,7 +277,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--description <text>', 'description')
     .option('--pi <name>', 'survey principal investigator')
     .option('--website <url>', 'survey web site')
-    .option('--contact <"Name <email>">', 'contact (default: the parent\'s)')
+    .option('--contact <"Name <email>">', "contact (default: the parent's)")
     .option('--version <v>', 'version (a number for a release)')
     .option('--now <instant>', 'the instant to write instead of the current time')
     .action(async (kind: string, target: string, opts: Record<string, string | undefined> & { metadata: string }) => {
@@ -245,9 +287,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
       const [{ scaffold }, { nowInstant }] = await Promise.all([import('./curation/new.ts'), import('./curation/stamp.ts')]);
       const result = await scaffold(kind, target, { metadataDir: resolve(opts.metadata), displayRoot: io.cwd, now: opts.now ?? nowInstant(), fields });
       io.stdout(`Created ${result.file}${result.id !== undefined ? ` with id ${result.id}` : ''}.\n`);
-      if (result.todo.length > 0) {
-        io.stdout(formatReport(result.todo, 'Fill these in, then run `npm run check`.'));
-      }
+      if (result.todo.length > 0) io.stdout(formatReport(result.todo, 'Fill these in, then run `npm run check`.'));
       setExit(EXIT.ok);
     });
 
@@ -257,13 +297,9 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     setExit(EXIT.ok);
   };
   const importing = program.command('import').description('write what a file already says into the metadata: import columns | import region');
-  const parseHdu = (value: string) => {
-    if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected an HDU number (0 is the primary HDU)');
-    return Number(value);
-  };
   importing
     .command('columns')
-    .description('a FITS binary-table header, a VOTable\'s FIELDs or a CSV header → the columns of a table')
+    .description("a FITS binary-table header, a VOTable's FIELDs or a CSV header → the columns of a table")
     .argument('<file>', 'FITS file, FITS header as text, VOTable, or CSV')
     .requiredOption('--into <group.yaml>', 'the catalogue group file to write into')
     .requiredOption('--table <name>', 'the table (created when the group has none of that name)')
@@ -280,7 +316,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .argument('<file>', 'FITS file, or FITS header as text')
     .requiredOption('--into <facility.yaml>', 'the imaging facility file to write into')
     .requiredOption('--band <name>', 'the band the region belongs to')
-    .option('--name <name>', 'the region\'s name (default: OBJECT, else the file name)')
+    .option('--name <name>', "the region's name (default: OBJECT, else the file name)")
     .option('--hdu <n>', 'FITS HDU to read (default: the first image)', parseHdu)
     .option('--metadata <dir>', 'metadata folder', 'metadata')
     .action(async (source: string, opts: { into: string; band: string; name?: string; hdu?: number; metadata: string }) => {
@@ -300,11 +336,12 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
       const { stamped, seen } = await stamp({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, base: opts.base, now });
       for (const change of [...stamped, ...seen]) io.stdout(`${change.file}: ${change.what}\n`);
       const files = new Set(stamped.map((c) => c.file)).size;
-      let outcome = `Stamped ${stamped.length} node${stamped.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} with ${now}.`;
+      let outcome = `Stamped ${plural(stamped.length, 'node')} in ${plural(files, 'file')} with ${now}.`;
       if (stamped.length === 0) {
-        outcome = seen.length > 0
-          ? `Nothing to stamp: the new nodes above have their timestamps already, and no other node changed since ${opts.base}.`
-          : `Nothing to stamp: no node changed since ${opts.base}, or all are stamped already.`;
+        outcome =
+          seen.length > 0
+            ? `Nothing to stamp: the new nodes above have their timestamps already, and no other node changed since ${opts.base}.`
+            : `Nothing to stamp: no node changed since ${opts.base}, or all are stamped already.`;
       }
       io.stdout(`${outcome}\n`);
       setExit(EXIT.ok);
@@ -317,22 +354,17 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--check', 'exit 1 when the file differs from the route table')
     .option('--write', 'write the file')
     .action(async (opts: { file: string; check?: boolean; write?: boolean }) => {
-      const wanted = renderNetlifyToml();
-      if (opts.write) {
-        await writeFile(resolve(opts.file), wanted);
-        io.stdout(`Wrote ${opts.file}.\n`);
-      } else if (opts.check) {
-        const current = await readFile(resolve(opts.file), 'utf8').catch(() => '');
-        if (current !== wanted) {
-          io.stderr(`${opts.file} differs from the route table in src/routes.ts; run \`npm run routes\` and commit the result.\n`);
-          setExit(EXIT.invalid);
-          return;
-        }
-        io.stdout(`${opts.file} matches the route table.\n`);
-      } else {
-        io.stdout(wanted);
-      }
-      setExit(EXIT.ok);
+      const { netlifyToml } = await import('./hosting/netlify.ts');
+      const { outcome, text } = await netlifyToml(opts.write ? 'write' : opts.check ? 'check' : 'print', resolve(opts.file));
+      const said = {
+        printed: text,
+        written: `Wrote ${opts.file}.\n`,
+        matches: `${opts.file} matches the route table.\n`,
+        differs: `${opts.file} differs from the route table in src/hosting/routes.ts; run \`npm run routes\` and commit the result.\n`,
+      }[outcome];
+      if (outcome === 'differs') io.stderr(said);
+      else io.stdout(said);
+      setExit(outcome === 'differs' ? EXIT.invalid : EXIT.ok);
     });
 
   return program;
@@ -347,16 +379,14 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // --help and --version end here too, with exit code 0.
-      return error.exitCode === 0 ? EXIT.ok : EXIT.trouble;
-    }
+    // --help and --version end here too, with exit code 0.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.trouble;
     if (error instanceof ArchiveSchemaError) {
       io.stderr(`archive-schema: ${error.message}\n`);
       return error.exitCode;
     }
     // A bug, not a user's mistake: the stack trace helps whoever fixes it.
-    io.stderr(`archive-schema: internal error\n${(error as Error).stack ?? String(error)}\n`);
+    io.stderr(`archive-schema: internal error\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return EXIT.trouble;
   }
   return code;

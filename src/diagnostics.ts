@@ -46,16 +46,26 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+export interface ReportOptions {
+  /** Errors only: warnings are counted in the closing line, not listed. */
+  quiet?: boolean;
+}
+
 /**
- * The readable report: problems grouped by file, each line starting with `file:line:col` so
- * editors and terminals can jump to it, then a closing count and what state things were left in.
+ * The readable report: errors first, then warnings, each grouped by file, each line starting with
+ * `file:line:col` so editors and terminals can jump to it; then a closing count and what state
+ * things were left in. A few errors are never lost among a backlog of warnings.
  */
-export function formatReport(diagnostics: readonly Diagnostic[], outcome: string): string {
+export function formatReport(diagnostics: readonly Diagnostic[], outcome: string, options: ReportOptions = {}): string {
   const sorted = sortDiagnostics(diagnostics);
+  const errors = sorted.filter((d) => d.severity === 'error');
+  const warnings = sorted.filter((d) => d.severity === 'warning');
+  const shown = options.quiet ? errors : [...errors, ...warnings];
   const lines: string[] = [];
   let current: string | undefined;
-  for (const d of sorted) {
-    if (d.file !== current) {
+  for (const [i, d] of shown.entries()) {
+    // A new group at each new file, and where the warnings start.
+    if (d.file !== current || d.severity !== shown[i - 1]?.severity) {
       if (current !== undefined) lines.push('');
       lines.push(d.file);
       current = d.file;
@@ -63,14 +73,11 @@ export function formatReport(diagnostics: readonly Diagnostic[], outcome: string
     const where = d.line > 0 ? `${d.file}:${d.line}:${d.col}` : d.file;
     lines.push(`  ${where}  ${d.severity}  ${d.message}  [${d.rule}]`);
   }
-  const { errors, warnings } = countBySeverity(sorted);
   const files = new Set(sorted.map((d) => d.file)).size;
   if (lines.length > 0) lines.push('');
-  if (errors + warnings > 0) {
-    lines.push(`${plural(errors, 'error')} and ${plural(warnings, 'warning')} in ${plural(files, 'file')}. ${outcome}`);
-  } else {
-    lines.push(outcome);
-  }
+  if (shown.length === 0) lines.push(outcome);
+  else if (options.quiet && warnings.length > 0) lines.push(`${plural(errors.length, 'error')} in ${plural(new Set(errors.map((d) => d.file)).size, 'file')}, and ${plural(warnings.length, 'warning')} not shown. ${outcome}`);
+  else lines.push(`${plural(errors.length, 'error')} and ${plural(warnings.length, 'warning')} in ${plural(files, 'file')}. ${outcome}`);
   return lines.join('\n') + '\n';
 }
 

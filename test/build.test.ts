@@ -8,9 +8,9 @@ import { lstat, mkdir, readFile, readdir, rename, stat, symlink, writeFile } fro
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_BASE_URL, resolveBaseUrl } from '../src/build.ts';
+import { DEFAULT_BASE_URL, resolveBaseUrl } from '../src/hosting/base-url.ts';
 import { UsageError } from '../src/errors.ts';
-import { renderNetlifyToml } from '../src/hosting/routes.ts';
+import { renderNetlifyToml } from '../src/hosting/netlify.ts';
 import { BUNDLED, PROJECT, cli, expectSameFiles, snapshotTree, tempdir, testdir } from './helpers.ts';
 
 /** The CPU time a running process has used, from /proc; it fails the test once the process has ended. */
@@ -243,7 +243,7 @@ describe('resolveBaseUrl', () => {
 });
 
 describe('netlify.toml', () => {
-  test('is what the route table makes (run `npm run routes` after changing src/routes.ts)', async () => {
+  test('is what the route table makes (run `npm run routes` after changing src/hosting/routes.ts)', async () => {
     expect(await readFile(path.join(PROJECT, 'netlify.toml'), 'utf8')).toBe(renderNetlifyToml());
   });
 
@@ -253,7 +253,7 @@ describe('netlify.toml', () => {
     await writeFile(path.join(dir, 'netlify.toml'), '[build]\n');
     const stale = await cli(['routes', '--check'], dir);
     expect(stale.code).toBe(1);
-    expect(stale.stderr).toBe('netlify.toml differs from the route table in src/routes.ts; run `npm run routes` and commit the result.\n');
+    expect(stale.stderr).toBe('netlify.toml differs from the route table in src/hosting/routes.ts; run `npm run routes` and commit the result.\n');
   });
 
   test('its cache plugin restores the build cache first and saves it last, without the spare outputs', async () => {

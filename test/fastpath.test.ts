@@ -10,11 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { digest } from '../src/pipeline/digest.ts';
-import { scanMetadata } from '../src/pipeline/load.ts';
+import { scanMetadata } from '../src/pipeline/scan.ts';
 import { compileValidators } from '../src/pipeline/validate.ts';
-import { plansOf } from '../src/outputs/plan.ts';
-import { LineShifter, MARKER, writePlans } from '../src/destination/write.ts';
-import type { Manifest } from '../src/destination/write.ts';
+import { MARKER } from '../src/destination/folder.ts';
+import { LineShifter } from '../src/destination/pieces.ts';
+import { writePlans } from '../src/destination/write.ts';
+import { planOf, plansOf } from '../src/outputs/plan.ts';
+import type { Manifest } from '../src/outputs/plan.ts';
 import { BUNDLED, FIXTURE, PROJECT, cli, expectSameFiles, snapshotTree, syntheticdir, tempdir, testdir } from './helpers.ts';
 
 /** Two output trees hold the same files with the same bytes (the marker names the build, not the API). */
@@ -237,9 +239,9 @@ describe('spares: the files a build replaced, written over by the next', () => {
     const before = await snapshotTree(path.join(dir, 'out'));
     // Many files in flight, one of them made of a cached text that has gone.
     const plans = plansOf(new Map(Array.from({ length: 12 }, (_, i) => [`f/${i}.json`, `text ${i}`.repeat(300)])));
-    const lost = { fragment: { key: 'lost', compact: { file: path.join(dir, 'gone.json'), size: 10 }, page: { file: path.join(dir, 'gone.html'), size: 10 } }, indent: 0, html: false };
-    plans.splice(5, 0, { path: 'f/lost.json', pieces: ['[', lost, ']'], key: 'lost' });
-    await expect(writePlans(plans, path.join(dir, 'out'), { spares: { dir: path.join(dir, 'spares') } })).rejects.toThrow(/the build cache lost gone\.json/);
+    const lost = { bytes: { file: path.join(dir, 'gone.json'), size: 10 }, key: 'lost', shift: 0, breaks: 0 };
+    plans.splice(5, 0, planOf('f/lost.json', ['[', lost, ']']));
+    await expect(writePlans(plans, path.join(dir, 'out'), { spares: { dir: path.join(dir, 'spares') } })).rejects.toThrow(/^gone\.json: ENOENT/);
     expect(await snapshotTree(path.join(dir, 'out'))).toEqual(before);
     // No staging folder is left behind.
     expect(await readdir(dir)).toEqual(['out']);
@@ -248,9 +250,9 @@ describe('spares: the files a build replaced, written over by the next', () => {
   test('a cached text of another size than its entry says stops the build', async () => {
     const dir = await tempdir();
     await writeFile(path.join(dir, 'cut.json'), '"abc"');
-    const cut = { fragment: { key: 'cut', compact: { file: path.join(dir, 'cut.json'), size: 7 }, page: { file: path.join(dir, 'cut.html'), size: 7 } }, indent: 0, html: false };
-    const plans = [{ path: 'f/cut.json', pieces: ['[', cut, ']'], key: 'cut' }];
-    await expect(writePlans(plans, path.join(dir, 'out'))).rejects.toThrow("the build cache's cut.json has 5 bytes, not the 7 it was stored with");
+    const cut = { bytes: { file: path.join(dir, 'cut.json'), size: 7 }, key: 'cut', shift: 0, breaks: 0 };
+    const plans = [planOf('f/cut.json', ['[', cut, ']'])];
+    await expect(writePlans(plans, path.join(dir, 'out'))).rejects.toThrow('cut.json: has 5 bytes, not the 7 recorded');
     await expect(stat(path.join(dir, 'out'))).rejects.toThrow();
   });
 

@@ -7,7 +7,7 @@ import fg from 'fast-glob';
 import { load } from 'js-yaml';
 import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
-import { parseFile, parseFileFast } from '../src/pipeline/load.ts';
+import { parseFile, parseFileFast } from '../src/pipeline/parse.ts';
 import { PROJECT } from './helpers.ts';
 
 const files = fg.sync(['metadata/**/*.yaml', 'test/fixtures/**/*.yaml'], { cwd: PROJECT }).sort();

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { newAjv } from '../src/pipeline/ajv.ts';
-import { loadMetadata } from '../src/pipeline/load.ts';
+import { loadMetadata } from '../src/pipeline/parse.ts';
 import { SCHEMA_DIR } from '../src/project.ts';
 import { compileValidators, validateFiles, writePrecompiledValidators } from '../src/pipeline/validate.ts';
 import { BUNDLED, FIXTURE, PROJECT, syntheticdir, tempdir, testdir } from './helpers.ts';

@@ -1,9 +1,9 @@
 // `fmt`: every metadata file in the canonical form, so that diffs show content, not style.
 
 import path from 'node:path';
-import fg from 'fast-glob';
 import type { Diagnostic } from '../diagnostics.ts';
 import { classify } from '../kinds/registry.ts';
+import { listMetadata } from '../pipeline/scan.ts';
 import { RewriteError, printCanonical, readForRewrite, writeAtomically } from './rewrite.ts';
 
 export interface FormatResult {
@@ -16,14 +16,14 @@ export interface FormatResult {
 }
 
 export async function formatMetadata(metadataDir: string, displayRoot: string, options: { check: boolean }): Promise<FormatResult> {
-  const root = path.resolve(metadataDir);
-  const entries = (await fg(['**/*.yaml'], { cwd: root, onlyFiles: true, followSymbolicLinks: false })).sort();
+  // The same listing every other command uses: a folder that is missing or unreadable is trouble.
+  const { root, names: entries, display: shown } = await listMetadata(metadataDir, { displayRoot });
   const result: FormatResult = { changed: [], unchanged: 0, refused: [] };
   for (const relative of entries) {
     const placed = classify(relative);
     if ('problem' in placed) continue; // check reports files outside the layout
     const file = path.join(root, relative);
-    const display = path.relative(displayRoot, file).split(path.sep).join('/');
+    const display = shown(relative);
     try {
       const { text, doc } = await readForRewrite(file, display);
       const formatted = printCanonical(doc, placed.kind, display);

@@ -12,13 +12,13 @@ import type { Diagnostic } from '../diagnostics.ts';
 import { FitsError, looksLikeFits, parseHeaderText, readFitsHeaders } from '../readers/fits.ts';
 import type { FitsHdu, FitsValue } from '../readers/fits.ts';
 import { KINDS, classify, pathHelp } from '../kinds/registry.ts';
-import { loadMetadata, parseFile } from '../pipeline/load.ts';
+import { loadMetadata, parseFile } from '../pipeline/parse.ts';
 import type { FileKind, KindType } from '../kinds/registry.ts';
 import { RewriteError, printCanonical, readForRewrite, writeAtomically } from './rewrite.ts';
 import { nextIds } from '../pipeline/assemble.ts';
 import { validateFiles } from '../pipeline/validate.ts';
 import { VotableError, readVotableTables } from '../readers/votable.ts';
-import { exists } from '../destination/write.ts';
+import { exists } from '../destination/folder.ts';
 
 export interface ImportOptions {
   metadataDir: string;

@@ -12,8 +12,8 @@ import { walk } from '../kinds/walk.ts';
 import { walkNodes } from '../pipeline/assemble.ts';
 import type { Archive } from '../pipeline/assemble.ts';
 import { archiveAt } from '../pipeline/history.ts';
-import { loadMetadata } from '../pipeline/load.ts';
-import type { MetadataFile, PathSegment } from '../pipeline/load.ts';
+import { loadMetadata } from '../pipeline/parse.ts';
+import type { MetadataFile, PathSegment } from '../pipeline/parse.ts';
 import { readSchema } from '../pipeline/validate.ts';
 import { RewriteError, keyOrder, openDocument, printCanonical, setInOrder, writeAtomically } from './rewrite.ts';
 

@@ -5,7 +5,7 @@
 // code, so the preview behaves as the deployed site does. It imports only from src/ and uses only
 // web-standard APIs, because Netlify's Deno runtime loads these files as they are.
 
-import { REQUEST, renderBrowsable, requestHtml } from '../outputs/browsable.ts';
+import { REQUEST, renderBrowsable, requestHtml } from '../outputs/browsable/page.ts';
 import { BODIES, lastParam, methodNotAllowedBody, optionsBody, requestFormat, viewOf } from './routes.ts';
 import type { View } from './routes.ts';
 

@@ -14,7 +14,7 @@ import { UsageError } from '../errors.ts';
 import { answerBeforeFiles, handle, isApiPath } from './edge.ts';
 import type { Answer } from './edge.ts';
 import { NETLIFY_TOML } from '../project.ts';
-import { MARKER } from '../destination/write.ts';
+import { MARKER } from '../destination/folder.ts';
 
 const DEFAULT_PORT = 8080;
 const DEFAULT_HOST = '127.0.0.1';

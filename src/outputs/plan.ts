@@ -1,111 +1,96 @@
-// The fast transform: each response as a plan of pieces, the small parts (surveys, releases)
-// serialised per response and each group's or facility's text, rendered once per build or taken
-// from the cache, spliced in where the reference transform would have serialised the object.
-// Plans carry content keys, so a rebuild writes only the responses whose pieces changed.
+// A plan of an output file: its path and the pieces its bytes are made of, planned without touching
+// the disk. Planners (outputs/*) make plans from the checked archive; destinations (destination/)
+// put plans into a folder, or compare them with one. Each plan carries a content key, so equal
+// files are written once and unchanged ones not at all, and its size.
 
 import { createHash } from 'node:crypto';
-import { browsableFrame, linkedJson } from './browsable.ts';
-import type { Fragment } from '../pipeline/digest.ts';
-import { encodeJson, prettyJson } from './api/encode.ts';
-import { responses } from './api/responses.ts';
-import type { Archive } from '../pipeline/assemble.ts';
+import path from 'node:path';
 
-export interface FragmentPiece {
-  fragment: Fragment;
-  /** For the page's text: the column its lines start at. */
-  indent: number;
-  html: boolean;
+/**
+ * Bytes a piece is copied from: in memory, or a file (of the build cache) that is copied from as
+ * the output is written, so that a rebuild never holds unchanged texts in memory. A file's size is
+ * recorded with it, so a file damaged since is noticed as it is read.
+ */
+export type Bytes = Uint8Array | { file: string; size: number };
+
+/** The indentation character of shifted text: each level of a browsable page's JSON is one. */
+export const INDENT = ' ';
+
+/** Text rendered once and copied into every file that shows it: a group's or facility's JSON or page text. */
+export interface BytesPiece {
+  bytes: Bytes;
+  /** Equal keys mean equal bytes. */
+  key: string;
+  /** Indentation characters added to (or, when negative, removed from) every line after the first. */
+  shift: number;
+  /** How many line breaks the bytes hold: with the shift, the piece's size is known without reading it. */
+  breaks: number;
 }
 
-export type Piece = string | FragmentPiece;
+export type Piece = string | BytesPiece;
 
 export interface Plan {
+  /** Relative to the output folder, with `/` separators. */
   path: string;
   pieces: Piece[];
   /** Equal keys mean equal bytes. */
   key: string;
+  /** In bytes. */
+  size: number;
 }
 
-/** The data held a sequence that looks like a placeholder; the caller falls back to the reference. */
-export class SpliceError extends Error {
-  override name = 'SpliceError';
+function sizeOf(piece: Piece): number {
+  if (typeof piece === 'string') return Buffer.byteLength(piece);
+  const length = piece.bytes instanceof Uint8Array ? piece.bytes.length : piece.bytes.size;
+  return length + piece.shift * piece.breaks;
 }
-
-// A placeholder string that JSON writes as `"\u0000F<n>"`: a NUL character needs escaping, so the
-// sequence can only come from a placeholder or from data holding that very character, which the
-// count check below catches.
-const token = (n: number) => `\u0000F${n}`;
-const COMPACT = /"\\u0000F(\d+)"/g;
 
 export function planKey(pieces: readonly Piece[]): string {
   // One string, hashed at once: a call into the hash per piece costs more than the hashing.
   let text = '';
-  for (const piece of pieces) {
-    text += typeof piece === 'string' ? `s${piece.length}:${piece}` : `f${piece.fragment.key}:${piece.indent}:${piece.html ? 1 : 0}`;
-  }
+  for (const piece of pieces) text += typeof piece === 'string' ? `s${piece.length}:${piece}` : `b${piece.key}:${piece.shift}`;
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** Splits text at its placeholders; `indent` says at which column each one's lines continue. */
-function splice(text: string, pattern: RegExp, fragments: readonly Fragment[], html: boolean, expected: number): Piece[] {
-  const pieces: Piece[] = [];
-  let last = 0;
-  let found = 0;
-  for (const m of text.matchAll(pattern)) {
-    const index = m.index ?? 0;
-    const fragment = fragments[Number(m[1])];
-    if (!fragment) throw new SpliceError(`unknown placeholder ${m[1]}`);
-    pieces.push(text.slice(last, index));
-    const lineStart = text.lastIndexOf('\n', index) + 1;
-    pieces.push({ fragment, indent: html ? index - lineStart : 0, html });
-    last = index + m[0].length;
-    found++;
-  }
-  if (found !== expected) throw new SpliceError(`expected ${expected} placeholders, found ${found}`);
-  pieces.push(text.slice(last));
-  return pieces.filter((p) => p !== '');
-}
-
-export function planOutputs(archive: Archive, fragments: ReadonlyMap<string, Fragment>, baseUrl: string): Plan[] {
-  const list: Fragment[] = [];
-  const tokens = new Map<string, string>();
-  const placeholder = (relative: string): string => {
-    let t = tokens.get(relative);
-    if (t === undefined) {
-      const fragment = fragments.get(relative);
-      if (!fragment) throw new Error(`no rendered text for ${relative}`);
-      t = token(list.length);
-      list.push(fragment);
-      tokens.set(relative, t);
-    }
-    return t;
-  };
-  const plans: Plan[] = [];
-  for (const spec of responses(archive, (_kind, entry) => placeholder(entry.file.relative), baseUrl)) {
-    const expected = countPlaceholders(spec.value);
-    let pieces: Piece[];
-    if (spec.format === 'api') {
-      const [head, tail] = browsableFrame({ view: spec.view, status: 200 });
-      // The same escaping and linking the reference applies to the whole text, applied to the
-      // parts between placeholders: neither ever reaches across a string's quotes.
-      const body = linkedJson(prettyJson(spec.value));
-      pieces = [head, ...splice(body, COMPACT, list, true, expected), tail];
-    } else {
-      pieces = splice(encodeJson(spec.value), COMPACT, list, false, expected);
-    }
-    plans.push({ path: spec.path, pieces, key: planKey(pieces) });
-  }
-  return plans;
+export function planOf(file: string, pieces: Piece[]): Plan {
+  const kept = pieces.filter((p) => p !== '');
+  return { path: file, pieces: kept, key: planKey(kept), size: kept.reduce((n, p) => n + sizeOf(p), 0) };
 }
 
 /** Plans for files given whole. */
 export function plansOf(files: ReadonlyMap<string, string>): Plan[] {
-  return [...files].map(([path, text]) => ({ path, pieces: [text], key: planKey([text]) }));
+  return [...files].map(([file, text]) => planOf(file, [text]));
 }
 
-function countPlaceholders(value: unknown): number {
-  if (typeof value === 'string') return value.startsWith('\u0000F') ? 1 : 0;
-  if (Array.isArray(value)) return value.reduce((n: number, v) => n + countPlaceholders(v), 0);
-  if (value && typeof value === 'object') return Object.values(value).reduce((n: number, v) => n + countPlaceholders(v), 0);
-  return 0;
+/** What a written output was: the plans' id, and each file's content key. */
+export interface Manifest {
+  build: string;
+  files: Record<string, string>;
+}
+
+/** Named by its content, so building the same input twice gives the same manifest. */
+export function manifestOf(plans: readonly Plan[]): Manifest {
+  const build = createHash('sha256')
+    .update(plans.map((p) => `${p.path}\0${p.key}`).join('\n'))
+    .digest('hex')
+    .slice(0, 16);
+  return { build, files: Object.fromEntries(plans.map((p) => [p.path, p.key])) };
+}
+
+/**
+ * A file that bytes are copied from is gone, or has another size than recorded: whatever planned
+ * from it must plan again (the build starts again without its cache).
+ */
+export class StaleBytesError extends Error {
+  override name = 'StaleBytesError';
+
+  constructor(
+    readonly file: string,
+    /** Its size as read, when it could be read. */
+    readonly found: number | undefined,
+    readonly expected: number,
+    readonly reason: string,
+  ) {
+    super(`${path.basename(file)}: ${reason}`);
+  }
 }

@@ -7,7 +7,7 @@ import { fixedFiles } from './api/fixed.ts';
 import { encodeJson, prettyJson } from './api/encode.ts';
 import { nodeObject } from './api/objects.ts';
 import { responses } from './api/responses.ts';
-import { renderBrowsable } from './browsable.ts';
+import { renderBrowsable } from './browsable/page.ts';
 import { FRONT_PAGE, frontPage } from './site.ts';
 
 /** dist/-relative path → file content. Insertion order is the order files are listed in. */

@@ -2,9 +2,16 @@
 
 import { DATA_TYPES, LIST_PATH } from '../hosting/routes.ts';
 import type { Archive } from '../pipeline/assemble.ts';
-import { escapeHtml } from './browsable.ts';
+import { planOf } from './plan.ts';
+import type { Plan } from './plan.ts';
+import type { PlanInput } from './planner.ts';
+import { escapeHtml } from './browsable/page.ts';
 
 export const FRONT_PAGE = 'index.html';
+
+export function planSite({ archive }: PlanInput): Plan[] {
+  return [planOf(FRONT_PAGE, [frontPage(archive)])];
+}
 
 export function frontPage(archive: Archive): string {
   const lists = DATA_TYPES.map(

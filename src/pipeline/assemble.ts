@@ -7,7 +7,7 @@ import { KINDS, KIND_TYPES, SECTIONS, fileOf, sectionOf } from '../kinds/registr
 import type { KindType } from '../kinds/registry.ts';
 import { walk } from '../kinds/walk.ts';
 import type { Item } from '../kinds/walk.ts';
-import type { MetadataFile, PathSegment } from './load.ts';
+import type { MetadataFile, PathSegment } from './parse.ts';
 
 export interface Entry<T> {
   file: MetadataFile;

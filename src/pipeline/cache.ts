@@ -14,8 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { CODE_DIR, SCHEMA_DIR } from '../project.ts';
 import { childrenOf } from '../kinds/registry.ts';
 import type { Digest } from './digest.ts';
-import type { ScanIndex } from './load.ts';
-import type { Manifest } from '../destination/write.ts';
+import type { ScanIndex } from './scan.ts';
+import { processRunning } from '../destination/folder.ts';
+import type { Manifest } from '../outputs/plan.ts';
 
 /** Every file of the code and of the schemas, and the runtime's version. */
 export function pipelineFingerprint(): string {
@@ -36,28 +37,9 @@ export class CacheError extends Error {
   override name = 'CacheError';
 }
 
-/**
- * Whether a process of this id is running here: the files a build names after its process (the
- * cache's half-written entries, an output's staging folder) are left over once it is not.
- */
-export function processRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // Running, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** A file of the cache that could not be read when it was needed: the build starts again cold. */
 export function lostFromCache(file: string, error: unknown): CacheError {
   return new CacheError(`the build cache lost ${path.basename(file)} (${(error as Error).message})`);
-}
-
-/** A cached text whose size is not the one stored with it: damaged since, so the build starts again cold. */
-export function damagedInCache(file: string, size: number, expected: number): CacheError {
-  return new CacheError(`the build cache's ${path.basename(file)} has ${size} bytes, not the ${expected} it was stored with`);
 }
 
 /** Gives `head` its nodes (a group's tables, a facility's bands) as a property read from `file` when first asked for. */
@@ -172,8 +154,11 @@ export function openCache(dir: string): Cache {
       // writes. A group's or facility's nodes are read only if something asks for them (the
       // rules, when the shapes changed). Something missing by then stops the build, which starts
       // again cold (build.ts).
-      const stored = digest as Digest & { fragmentKey?: string; fragmentSizes?: [number, number]; nodesKey?: string };
-      if (stored.fragmentKey && stored.fragmentSizes) digest.fragment = { key: stored.fragmentKey, ...textFiles(path.join(digests, key), stored.fragmentSizes) };
+      const stored = digest as Digest & { fragmentKey?: string; fragmentSizes?: [number, number, number]; nodesKey?: string };
+      if (stored.fragmentKey && stored.fragmentSizes) {
+        const [compact, page, pageBreaks] = stored.fragmentSizes;
+        digest.fragment = { key: stored.fragmentKey, ...textFiles(path.join(digests, key), [compact, page]), pageBreaks };
+      }
       if (stored.nodesKey) lazyNodes(digest.data as Record<string, unknown>, stored.nodesKey, path.join(digests, `${key}.nodes.v8`));
       cache.hits++;
       return digest;
@@ -185,8 +170,8 @@ export function openCache(dir: string): Cache {
       // apart from the rest; the entry itself last, so an entry is only ever found whole.
       if (fragment) {
         if (!(fragment.compact instanceof Uint8Array && fragment.page instanceof Uint8Array)) throw new Error(`${digest.relative}: only a new digest is stored`);
-        const sizes = [fragment.compact.length, fragment.page.length] as const;
-        const files = textFiles(path.join(digests, digest.key), sizes);
+        const sizes = [fragment.compact.length, fragment.page.length, fragment.pageBreaks] as const;
+        const files = textFiles(path.join(digests, digest.key), [sizes[0], sizes[1]]);
         save(files.compact.file, fragment.compact);
         save(files.page.file, fragment.page);
         entry.fragmentKey = fragment.key;

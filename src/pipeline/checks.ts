@@ -5,7 +5,7 @@
 
 import type { Severity } from '../diagnostics.ts';
 import { isInstant, parseInstant } from '../vocabularies/instant.ts';
-import type { PathSegment } from './load.ts';
+import type { PathSegment } from './parse.ts';
 import { ucdSyntaxProblem, ucdWordProblems } from '../vocabularies/ucd.ts';
 import { unitProblem } from '../vocabularies/vounit.ts';
 

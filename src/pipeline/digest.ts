@@ -5,48 +5,17 @@
 
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics.ts';
-import { linkedJson } from '../outputs/browsable.ts';
 import type { NodeYaml } from '../kinds/data.ts';
 import { KINDS, childrenOf, classify, sectionOf } from '../kinds/registry.ts';
 import type { FileKind, KindType, Placement } from '../kinds/registry.ts';
 import { walk } from '../kinds/walk.ts';
 import type { Item } from '../kinds/walk.ts';
-import { encodeJson, prettyJson } from '../outputs/api/encode.ts';
-import { nodeObject } from '../outputs/api/objects.ts';
-import { parseFileFast } from './load.ts';
-import type { MetadataFile } from './load.ts';
+import { renderFragment } from '../outputs/fragment.ts';
+import type { Fragment } from '../outputs/fragment.ts';
+import { parseFileFast } from './parse.ts';
+import type { MetadataFile } from './parse.ts';
 import { validateFiles } from './validate.ts';
 import type { Validators } from './validate.ts';
-
-/**
- * Bytes an output is made of: in memory, or a file of the build cache that the writer copies
- * from as it writes, so that a rebuild never holds the unchanged texts in memory. The file's size
- * is known from the cache's entry, so a text damaged since it was stored is noticed as it is copied.
- */
-export type Bytes = Uint8Array | { file: string; size: number };
-
-/**
- * A group's or facility's API object, rendered once as UTF-8 bytes: its compact JSON, and its text
- * as the format=api pages show it (indented by four spaces per level, escaped for HTML, URLs
- * linked, lines after the first starting at FRAGMENT_INDENT). Bytes, not strings, so that neither
- * a worker's hand-over, the cache nor the writer has to encode them again.
- */
-export interface Fragment {
-  /** Changes exactly when the text changes: the digest's key. */
-  key: string;
-  compact: Bytes;
-  page: Bytes;
-}
-
-/**
- * The column at which a listing's page shows groups and facilities. A survey's own page shows
- * them four columns further out, and the writer shifts the text as it writes (write.ts): a
- * rebuild after one edit rewrites every listing but only one survey's pages, so the listing's
- * column is the one kept ready.
- */
-export const FRAGMENT_INDENT = 24;
-
-const encoder = new TextEncoder();
 
 export interface Digest {
   key: string;
@@ -109,8 +78,6 @@ export function digest(relative: string, text: string, key: string, validators: 
   const data = skeleton(kind, file.data);
   const shape = shapeOf(data);
   if (!valid) return { ...base, diagnostics, valid, data, shape };
-  const api = nodeObject(kind, file.data as NodeYaml, [placement.survey, placement.release ?? '']);
-  const html = linkedJson(prettyJson(api));
-  const page = encoder.encode(html.replaceAll('\n', `\n${' '.repeat(FRAGMENT_INDENT)}`));
-  return { ...base, diagnostics, valid, data, shape, fragment: { key, compact: encoder.encode(encodeJson(api)), page } };
+  const fragment = renderFragment(kind, file.data as NodeYaml, [placement.survey, placement.release ?? ''], key);
+  return { ...base, diagnostics, valid, data, shape, fragment };
 }

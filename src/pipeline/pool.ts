@@ -3,7 +3,6 @@
 
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Progress } from '../build.ts';
 import type { Cache } from './cache.ts';
 import { digest } from './digest.ts';
 import type { Digest } from './digest.ts';
@@ -41,11 +40,11 @@ export function defaultWorkers(): number {
   return CAN_FORK ? Math.min(4, Math.max(0, availableParallelism())) : 0;
 }
 
-export async function digestAll(requests: readonly Request[], cache: Cache, options: { workers: number; cacheDir?: string; onProgress?: Progress }): Promise<Digest[]> {
+export async function digestAll(requests: readonly Request[], cache: Cache, options: { workers: number; cacheDir?: string; onProgress?: (done: number, total: number) => void }): Promise<Digest[]> {
   const results: (Digest | undefined)[] = requests.map((r) => cache.get(r.key));
   const todo = requests.flatMap((r, index) => (results[index] ? [] : [{ job: { relative: r.relative, key: r.key, bytes: r.bytes() }, index }]));
   let done = requests.length - todo.length;
-  const tick = () => options.onProgress?.('reading', ++done, requests.length);
+  const tick = () => options.onProgress?.(++done, requests.length);
   // A worker costs its start-up (loading the code, compiling the schemas): worth it only for
   // several megabytes of YAML each.
   const bytes = todo.reduce((n, { job }) => n + job.bytes.length, 0);

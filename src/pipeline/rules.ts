@@ -5,7 +5,7 @@
 
 import type { Diagnostic } from '../diagnostics.ts';
 import { compareInstants, isInstant, parseInstant } from '../vocabularies/instant.ts';
-import type { MetadataFile, PathSegment } from './load.ts';
+import type { MetadataFile, PathSegment } from './parse.ts';
 import { KINDS, namedBy } from '../kinds/registry.ts';
 import type { KindType } from '../kinds/registry.ts';
 import { walkNodes } from './assemble.ts';

@@ -10,7 +10,7 @@ import { closest, distance } from 'fastest-levenshtein';
 import type { Diagnostic } from '../diagnostics.ts';
 import { FILE_KINDS, fileDeclaration, kindListedAs } from '../kinds/registry.ts';
 import type { FileKind } from '../kinds/registry.ts';
-import type { MetadataFile, PathSegment } from './load.ts';
+import type { MetadataFile, PathSegment } from './parse.ts';
 import { ajvVersion, codegen, newAjv, standaloneSource } from './ajv.ts';
 import { CHECKS } from './checks.ts';
 import { SCHEMA_DIR } from '../project.ts';

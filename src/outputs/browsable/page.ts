@@ -2,8 +2,8 @@
 // the request, the status, the response headers and the JSON indented for reading, with URLs
 // as links. It imports only from src/: the edge function renders error pages with it too.
 
-import { VIEW_NAMES } from '../hosting/routes.ts';
-import type { View } from '../hosting/routes.ts';
+import { VIEW_NAMES } from '../../hosting/routes.ts';
+import type { View } from '../../hosting/routes.ts';
 
 export const STATUS_TEXT: Record<number, string> = {
   200: 'OK',

@@ -1,0 +1,133 @@
+// The bytes of a plan's pieces, a chunk at a time: text in memory as it is, text in files (the
+// build cache's) read a chunk at a time and never held whole, and page text shifted to its column
+// as it passes. The writer and the comparer both read plans through here.
+
+import { closeSync, openSync, readSync } from 'node:fs';
+import { INDENT, StaleBytesError } from '../outputs/plan.ts';
+import type { Bytes, Piece } from '../outputs/plan.ts';
+
+// Texts in memory are passed in large chunks; what is read or shifted, in smaller ones.
+const DIRECT_CHUNK = 4 << 20;
+export const CHUNK = 1 << 20;
+
+/** Room for one chunk: reused once whatever was done with its last chunk is done. */
+export interface Slot {
+  /** Where a file's chunk is read to: CHUNK bytes. */
+  input: Buffer;
+  /** Shifted text; grown when a chunk needs more. */
+  output: Buffer;
+  /** The work on the slot's last chunk (a write), which must end before the slot is filled again. */
+  busy: Promise<void>;
+}
+
+export function newSlot(): Slot {
+  return { input: Buffer.allocUnsafe(CHUNK), output: Buffer.allocUnsafe(0), busy: Promise.resolve() };
+}
+
+export class PieceReader {
+  private readonly shifter = new LineShifter(INDENT.charCodeAt(0));
+
+  /** `nextSlot` gives the slot the next chunk goes into, once it is free. */
+  constructor(private readonly nextSlot: () => Promise<Slot>) {}
+
+  /** The pieces' bytes in order, each chunk with the slot it lives in until that slot is next given. */
+  async *chunks(pieces: readonly Piece[]): AsyncGenerator<[Slot, Uint8Array]> {
+    for (const piece of pieces) {
+      if (typeof piece === 'string') {
+        yield [await this.nextSlot(), Buffer.from(piece, 'utf8')];
+        continue;
+      }
+      const { shift } = piece;
+      this.shifter.reset(shift);
+      // Text in memory that needs no shift goes out as it is, in large chunks.
+      for await (const [slot, chunk] of this.source(piece.bytes, shift === 0 ? DIRECT_CHUNK : CHUNK)) {
+        yield [slot, shift === 0 ? chunk : this.shifter.push(chunk, slot)];
+      }
+    }
+  }
+
+  /**
+   * The bytes a chunk at a time: views of text in memory `size` bytes long, or a file read into
+   * the slot's buffer, which must hold as many bytes as recorded.
+   */
+  private async *source(bytes: Bytes, size: number): AsyncGenerator<[Slot, Uint8Array]> {
+    if (bytes instanceof Uint8Array) {
+      for (let at = 0; at < bytes.length; at += size) yield [await this.nextSlot(), bytes.subarray(at, at + size)];
+      return;
+    }
+    let fd: number;
+    try {
+      fd = openSync(bytes.file, 'r');
+    } catch (error) {
+      throw new StaleBytesError(bytes.file, undefined, bytes.size, (error as Error).message);
+    }
+    try {
+      let read = 0;
+      for (;;) {
+        const slot = await this.nextSlot();
+        const n = readSync(fd, slot.input, 0, CHUNK, null);
+        if (n === 0) break;
+        read += n;
+        yield [slot, slot.input.subarray(0, n)];
+      }
+      if (read !== bytes.size) throw new StaleBytesError(bytes.file, read, bytes.size, `has ${read} bytes, not the ${bytes.size} recorded`);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+/**
+ * Moves every line after the first `by` columns further in (or, for a negative `by`, out) as
+ * chunks of UTF-8 pass through: only line breaks and the indentation after them change, so
+ * nothing is decoded, and a line break at the end of one chunk is remembered for the next.
+ */
+export class LineShifter {
+  private by = 0;
+  /** Indentation still to drop at the start of the next chunk (moving out). */
+  private skip = 0;
+
+  constructor(private readonly fill = 32) {}
+
+  reset(by: number): void {
+    this.by = by;
+    this.skip = 0;
+  }
+
+  /** The chunk shifted, in `into.output` (grown if it is too small). */
+  push(chunk: Uint8Array, into: { output: Buffer }): Uint8Array {
+    const source = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const { by, fill } = this;
+    let from = 0;
+    // Moving out: the indentation a previous chunk's last line break left to drop.
+    while (this.skip > 0 && from < source.length && source[from] === fill) {
+      from++;
+      this.skip--;
+    }
+    if (from < source.length) this.skip = 0;
+    let breaks = 0;
+    for (let at = source.indexOf(10, from); at >= 0; at = source.indexOf(10, at + 1)) breaks++;
+    const size = source.length - from + Math.max(0, by) * breaks;
+    if (into.output.length < size) into.output = Buffer.allocUnsafe(Math.max(size, 2 * into.output.length));
+    const out = into.output;
+    let to = 0;
+    for (let at = source.indexOf(10, from); at >= 0; at = source.indexOf(10, from)) {
+      // Up to and including the line break, then the line's indentation changed by `by`.
+      to += source.copy(out, to, from, at + 1);
+      from = at + 1;
+      if (by > 0) {
+        out.fill(fill, to, to + by);
+        to += by;
+      } else {
+        let n = 0;
+        while (n < -by && from < source.length && source[from] === fill) {
+          from++;
+          n++;
+        }
+        if (from === source.length) this.skip = -by - n;
+      }
+    }
+    to += source.copy(out, to, from);
+    return out.subarray(0, to);
+  }
+}

@@ -1,0 +1,65 @@
+// Netlify's configuration, generated from the route table: the rewrite rules as `[[redirects]]`,
+// the edge function on /api/*, the build command and the cache plugin; and the \`routes\` command,
+// which prints, checks or writes the file.
+
+import { readFile, writeFile } from 'node:fs/promises';
+import { WriteError } from '../destination/folder.ts';
+import { API_PREFIX, hostRules } from './routes.ts';
+import type { HostRule } from './routes.ts';
+
+/** The `[[redirects]]` part of netlify.toml. */
+export function renderHostRules(rules: readonly HostRule[] = hostRules()): string {
+  const quote = (s: string) => JSON.stringify(s);
+  return rules
+    .map((r) => {
+      const lines = ['[[redirects]]', `  from = ${quote(r.from)}`];
+      if (r.query) {
+        const pairs = Object.entries(r.query).map(([k, v]) => `${k} = ${quote(v)}`);
+        lines.push(`  query = {${pairs.join(', ')}}`);
+      }
+      lines.push(`  to = ${quote(r.to)}`, `  status = ${r.status}`, `  force = ${r.force}`);
+      return lines.join('\n');
+    })
+    .join('\n\n');
+}
+
+/** The whole netlify.toml: build settings, the edge function on /api/*, and the rewrite rules. */
+export function renderNetlifyToml(): string {
+  return `# Generated from src/hosting/routes.ts by \`npm run routes\`; edit that file, not this one.
+# A test fails when this file and the route table disagree.
+
+[build]
+  command = "npm run build"
+  publish = "dist"
+
+[build.environment]
+  NODE_VERSION = "20"
+
+# Keeps archive-schema's build cache between builds (netlify/plugins/archive-schema-cache).
+[[plugins]]
+  package = "./netlify/plugins/archive-schema-cache"
+
+# Methods, the Allow header, not-found bodies and the browsable pages' request lines under /api/
+# (Netlify's rules cannot do these).
+[[edge_functions]]
+  path = "${API_PREFIX}*"
+  function = "api"
+
+${renderHostRules()}
+`;
+}
+
+export type RoutesOutcome = 'printed' | 'written' | 'matches' | 'differs';
+
+/** `routes`: netlify.toml as the route table makes it, printed, compared with `file` or written to it. */
+export async function netlifyToml(mode: 'print' | 'check' | 'write', file: string): Promise<{ outcome: RoutesOutcome; text: string }> {
+  const text = renderNetlifyToml();
+  if (mode === 'print') return { outcome: 'printed', text };
+  if (mode === 'check') return { outcome: (await readFile(file, 'utf8').catch(() => '')) === text ? 'matches' : 'differs', text };
+  try {
+    await writeFile(file, text);
+  } catch (error) {
+    throw new WriteError(`cannot write ${file}: ${(error as Error).message}`);
+  }
+  return { outcome: 'written', text };
+}

@@ -12,6 +12,7 @@ import { countBySeverity, formatGithub, formatJson, formatReport, strictly } fro
 import type { Diagnostic } from './diagnostics.ts';
 import { ArchiveSchemaError, EXIT } from './errors.ts';
 import { resolveBaseUrl } from './hosting/base-url.ts';
+import { DATA_TYPES, requestTarget } from './hosting/routes.ts';
 import type { RunningServer } from './hosting/serve.ts';
 import { KINDS } from './kinds/registry.ts';
 import { defaultWorkers } from './pipeline/pool.ts';
@@ -235,7 +236,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
       // Netlify's redirect engine is WebAssembly: loaded only when a server starts.
       const { startServer } = await import('./hosting/serve.ts');
       const server = await startServer({ dir: resolve(opts.dir), port: opts.port, host: opts.host, ...(opts.config ? { config: resolve(opts.config) } : {}) });
-      io.stdout(`Serving ${opts.dir} at ${server.url} (try ${server.url}/api/schema/?data_type=catalogues). Press Ctrl-C to stop.\n`);
+      io.stdout(`Serving ${opts.dir} at ${server.url} (try ${server.url}${requestTarget('list', { data_type: DATA_TYPES[0] })}). Press Ctrl-C to stop.\n`);
       io.onServe?.(server);
       await new Promise<void>((done) => server.server.once('close', () => done()));
       setExit(EXIT.ok);

@@ -43,20 +43,33 @@ describe('the edge function', () => {
   });
 
   test('fills a page file in with the request as made, for GET and for HEAD', async () => {
-    const page = '<!DOCTYPE html>\n<h1>Schema List</h1>\n<!--request-->\n<pre>[]</pre>\n';
+    const page = '<!DOCTYPE html>\n<!--request-->\n<pre>[]</pre>\n';
     const pageFile = () => ({
       next: async () => new Response(page, { headers: { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Length': String(page.length) } }),
     });
     const get = await call('GET', '/api/schema/?format=api&data_type=ifs', pageFile());
     const body = await get.text();
     expect(body).toBe(
-      '<!DOCTYPE html>\n<h1>Schema List</h1>\n<div class="formats">Formats:<a href="/api/schema/?format=json&amp;data_type=ifs">json</a><a href="/api/schema/?format=api&amp;data_type=ifs">api</a></div>\n' +
+      '<!DOCTYPE html>\n<nav class="crumbs">Schema List</nav>\n<h1>Schema List</h1>\n<div class="formats">Formats:<a href="/api/schema/?format=json&amp;data_type=ifs">json</a><a href="/api/schema/?format=api&amp;data_type=ifs">api</a></div>\n' +
         '<pre class="request"><b>GET</b> /api/schema/?format=api&amp;data_type=ifs</pre>\n<pre>[]</pre>\n',
     );
     expect(get.headers.get('content-length')).toBe(String(new TextEncoder().encode(body).length));
     const head = await call('HEAD', '/api/schema/?format=api&data_type=ifs', pageFile());
     expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
     expect(await head.text()).toBe('');
+  });
+
+  // The "Schema List" crumb of imaging, ifs and spectra pages led to the catalogues listing.
+  test.each([
+    ['/api/schema/1/?data_type=imaging&format=api', '/api/schema/?data_type=imaging&amp;format=api'],
+    ['/api/schema/1/?format=api&data_type=spectra', '/api/schema/?data_type=spectra&amp;format=api'],
+    ['/api/schema/1/?data_type=ifs&format=api&data_type=imaging', '/api/schema/?data_type=imaging&amp;format=api'],
+    // A survey's own page names no data type: the crumb leads to the first listing.
+    ['/api/schema/1/?format=api', '/api/schema/?data_type=catalogues&amp;format=api'],
+  ])('the breadcrumb of %s leads to the listing of its data type', async (target, listing) => {
+    const page = '<!DOCTYPE html>\n<!--request-->\n<pre>{}</pre>\n';
+    const res = await call('GET', target, { next: async () => new Response(page, { headers: { 'Content-Type': 'text/html; charset=utf-8' } }) });
+    expect(await res.text()).toContain(`<nav class="crumbs"><a href="${listing}">Schema List</a> / Schema Instance</nav>\n<h1>Schema Instance</h1>`);
   });
 
   test('leaves paths outside /api/ alone', async () => {

@@ -5,24 +5,9 @@
 // code, so the preview behaves as the deployed site does. It imports only from src/ and uses only
 // web-standard APIs, because Netlify's Deno runtime loads these files as they are.
 
-import { REQUEST, renderBrowsable, requestHtml } from '../outputs/browsable/page.ts';
-import { BODIES, lastParam, methodNotAllowedBody, optionsBody, requestFormat, viewOf } from './routes.ts';
+import { REQUEST, pageJson, renderBrowsable, requestHtml } from '../outputs/browsable/page.ts';
+import { API_PREFIX, BODIES, CONTENT_TYPES, apiHeaders, lastParam, methodNotAllowedBody, optionsBody, requestFormat, viewOf } from './routes.ts';
 import type { View } from './routes.ts';
-
-export const ALLOW = 'GET, HEAD, OPTIONS';
-export const JSON_TYPE = 'application/json';
-export const HTML_TYPE = 'text/html; charset=utf-8';
-
-/** The headers every response under /api/ carries. */
-export function apiHeaders(contentType: string): Record<string, string> {
-  return {
-    Allow: ALLOW,
-    Vary: 'Accept',
-    'Content-Type': contentType,
-    'Access-Control-Allow-Origin': '*',
-    'X-Content-Type-Options': 'nosniff',
-  };
-}
 
 export interface Answer {
   status: number;
@@ -32,19 +17,18 @@ export interface Answer {
 }
 
 export function isApiPath(pathname: string): boolean {
-  return pathname === '/api' || pathname.startsWith('/api/');
+  return pathname === API_PREFIX.slice(0, -1) || pathname.startsWith(API_PREFIX);
 }
 
 /** An answer with its body rendered in the request's format: JSON, or the browsable page. */
 function answer(view: View | undefined, method: string, url: URL, status: number, json: string): Answer {
   if (view && requestFormat(url.searchParams) === 'api') {
-    const pretty = JSON.stringify(JSON.parse(json), null, 4);
     // HEAD is answered as GET, Content-Length included, so the page shows the GET it stands for.
     const shown = method === 'HEAD' ? 'GET' : method;
-    const body = renderBrowsable({ view, request: { method: shown, target: url.pathname + url.search }, status, pretty });
-    return { status, headers: apiHeaders(HTML_TYPE), body };
+    const body = renderBrowsable({ view, request: { method: shown, target: url.pathname + url.search }, status, pretty: pageJson(JSON.parse(json)) });
+    return { status, headers: apiHeaders(CONTENT_TYPES.html), body };
   }
-  return { status, headers: apiHeaders(JSON_TYPE), body: json };
+  return { status, headers: apiHeaders(CONTENT_TYPES.json), body: json };
 }
 
 /**
@@ -78,7 +62,7 @@ export function answerAfterFiles(method: string, url: URL, status: number, conte
     const json = route.view === 'list' && !dataType ? BODIES.required : BODIES.invalid;
     return answer(route.view, method, url, 400, json);
   }
-  const type = contentType?.startsWith('text/html') ? HTML_TYPE : JSON_TYPE;
+  const type = contentType?.startsWith('text/html') ? CONTENT_TYPES.html : CONTENT_TYPES.json;
   return { status, headers: apiHeaders(type) };
 }
 
@@ -99,7 +83,8 @@ export async function handle(request: Request, next: () => Promise<Response>): P
   }
   const headers = new Headers(res.headers);
   for (const [name, value] of Object.entries(finished.headers)) headers.set(name, value);
-  if (finished.status === 200 && finished.headers['Content-Type'] === HTML_TYPE) return withRequest(request.method, url, res, headers);
+  const view = viewOf(url.pathname)?.view;
+  if (view && finished.status === 200 && finished.headers['Content-Type'] === CONTENT_TYPES.html) return withRequest(view, request.method, url, res, headers);
   return new Response(res.body, { status: finished.status, headers });
 }
 
@@ -112,8 +97,8 @@ const MARK = encoder.encode(REQUEST);
  * opening chunks are looked at; the rest streams through untouched. Content-Length grows by
  * exactly the filling, so HEAD can say it without reading the page.
  */
-async function withRequest(method: string, url: URL, res: Response, headers: Headers): Promise<Response> {
-  const fill = encoder.encode(requestHtml(method === 'HEAD' ? 'GET' : method, url.pathname + url.search));
+async function withRequest(view: View, method: string, url: URL, res: Response, headers: Headers): Promise<Response> {
+  const fill = encoder.encode(requestHtml(view, method === 'HEAD' ? 'GET' : method, url.pathname + url.search));
   const length = headers.get('content-length');
   if (length !== null) headers.set('content-length', String(Number(length) - MARK.length + fill.length));
   if (method === 'HEAD' || !res.body) return new Response(null, { status: 200, headers });

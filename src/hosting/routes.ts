@@ -1,6 +1,8 @@
-// The one table of routes: which requests the API answers, which file in dist/ answers each, the
-// host's rewrite rules derived from it, and the fixed bodies the contract prescribes.
-// No imports: the Netlify edge function loads this file as it is (see edge.ts).
+// The one table of routes, as data: the API's views and their paths, the query parameters and
+// their values, the methods, the headers every answer carries, the fixed bodies, and which file in
+// the output answers each request. Netlify's rules (netlify.ts), the edge policy (edge.ts), the
+// preview server and the browsable pages all derive from it; no path or header is written out
+// anywhere else. No imports: the Netlify edge function loads this file as it is.
 
 export const DATA_TYPES = ['catalogues', 'imaging', 'ifs', 'spectra'] as const;
 export type DataType = (typeof DATA_TYPES)[number];
@@ -9,91 +11,71 @@ export type DataType = (typeof DATA_TYPES)[number];
 export type Format = 'api' | 'json' | null;
 export const FORMATS: readonly Format[] = ['api', 'json', null];
 
+/** Everything under this path is the API: answered by the table below, or not found. */
 export const API_PREFIX = '/api/';
-export const LIST_PATH = '/api/schema/';
-/**
- * Error bodies live outside /api/: the engine never rewrites a path to itself, so a body under
- * /api/ would answer its own address with 200 instead of falling under the /api/* not-found rule.
- */
-export const ERROR_DIR = '_errors';
 
-/** The file name ending that distinguishes each format's rendering of the same data. */
-export function formatSuffix(format: Format): string {
-  if (format === 'api') return '.format-api.html';
-  if (format === 'json') return '.format-json.json';
-  return '.json';
-}
-
-/** dist/-relative path of the listing for a data type. */
-export function listFile(dataType: DataType, format: Format): string {
-  return `api/schema/data_type/${dataType}${formatSuffix(format)}`;
-}
-
-/** dist/-relative path of a survey's detail, whole (dataType null) or filtered. */
-export function detailFile(surveyId: number | string, dataType: DataType | null, format: Format): string {
-  return `api/schema/${surveyId}/${dataType ?? 'index'}${formatSuffix(format)}`;
-}
-
-export const ERROR_FILES = {
-  required: `${ERROR_DIR}/400-data_type-required.json`,
-  invalid: `${ERROR_DIR}/400-data_type-invalid.json`,
-  notFound: `${ERROR_DIR}/404.json`,
-} as const;
+/** DRF names views after their class: the list and the instance of the schema viewset. */
+export type View = 'list' | 'detail';
 
 /**
- * Bodies that Netlify's edge function computes are also written as files, for hosts that
- * answer methods from files (a 405 for each common method, OPTIONS for each view).
+ * The views, as DRF's router places them: `schema/` for the list and `schema/<pk>/` for the
+ * detail, with pk `[^/.]+`. `{id}` stands for the survey's id.
  */
-export const COMMON_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export const VIEWS: Readonly<Record<View, { name: string; path: string }>> = {
+  list: { name: 'Schema List', path: `${API_PREFIX}schema/` },
+  detail: { name: 'Schema Instance', path: `${API_PREFIX}schema/{id}/` },
+};
 
-export function methodNotAllowedFile(method: string): string {
-  return `${ERROR_DIR}/405-${method}.json`;
+/** The methods every view answers; anything else is 405. */
+export const METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
+
+export const CONTENT_TYPES = { json: 'application/json', html: 'text/html; charset=utf-8' } as const;
+
+/** The headers every answer under the API carries, besides its Content-Type. */
+export const HEADERS: Readonly<Record<string, string>> = {
+  Allow: METHODS.join(', '),
+  Vary: 'Accept',
+  'Access-Control-Allow-Origin': '*',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+/** The headers of an answer of this content type, in the order the browsable pages show them. */
+export function apiHeaders(contentType: string): Record<string, string> {
+  const { Allow = '', Vary = '', ...rest } = HEADERS;
+  return { Allow, 'Content-Type': contentType, Vary, ...rest };
 }
 
-export function optionsFile(view: View): string {
-  return `_options/${view}.json`;
+/** A view's path; the detail's with a survey's id (or a host rule's `:id`). */
+export function viewPath(view: View, id: number | string = ''): string {
+  return VIEWS[view].path.replace('{id}', String(id));
+}
+
+/** A request's target: the view's path and its query, parameters in this order. */
+export function requestTarget(view: View, params: { id?: number | string; data_type?: string | null; format?: Format }): string {
+  const query = [
+    ...(params.data_type ? [`data_type=${params.data_type}`] : []),
+    ...(params.format ? [`format=${params.format}`] : []),
+  ];
+  return `${viewPath(view, params.id)}${query.length > 0 ? `?${query.join('&')}` : ''}`;
 }
 
 /** The survey's absolute address, carrying the request's format as DRF's hyperlinks do. */
 export function surveyUrl(baseUrl: string, surveyId: number, format: Format): string {
-  return `${baseUrl}/api/schema/${surveyId}/${format ? `?format=${format}` : ''}`;
+  return `${baseUrl}${requestTarget('detail', { id: surveyId, format })}`;
 }
-
-// ---- Fixed bodies (byte-exact per the contract) ---------------------------------------------------
-
-export const BODIES = {
-  required: '{"data_type":["This field is required."]}',
-  invalid: '{"data_type":["Select a valid choice. That choice is not one of the available choices."]}',
-  notFound: '{"detail":"Not found."}',
-} as const;
-
-export function methodNotAllowedBody(method: string): string {
-  return JSON.stringify({ detail: `Method "${method}" not allowed.` });
-}
-
-/** DRF names views after their class: the list and the instance of the schema viewset. */
-export type View = 'list' | 'detail';
-export const VIEW_NAMES: Record<View, string> = { list: 'Schema List', detail: 'Schema Instance' };
-
-export function optionsBody(view: View): string {
-  return JSON.stringify({
-    name: VIEW_NAMES[view],
-    description: '',
-    renders: ['application/json', 'text/html'],
-    parses: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
-  });
-}
-
-// ---- Which requests are API routes --------------------------------------------------------------
 
 /**
- * The DRF router's patterns: `schema/` for the list and `schema/<pk>/` with pk `[^/.]+` for the
- * detail. A missing trailing slash answers as the slashed path does.
+ * Which view a path is, if any: a missing trailing slash answers as the slashed path does. Any
+ * other path under the API is not found.
  */
 export function viewOf(pathname: string): { view: View; id?: string } | undefined {
-  if (pathname === '/api/schema/' || pathname === '/api/schema') return { view: 'list' };
-  const m = /^\/api\/schema\/([^/.]+)\/?$/.exec(pathname);
-  return m?.[1] !== undefined ? { view: 'detail', id: m[1] } : undefined;
+  const list = VIEWS.list.path;
+  if (pathname === list || pathname === list.slice(0, -1)) return { view: 'list' };
+  const [before = '', after = ''] = VIEWS.detail.path.split('{id}');
+  if (!pathname.startsWith(before)) return undefined;
+  const rest = pathname.slice(before.length);
+  const id = rest.endsWith(after) ? rest.slice(0, rest.length - after.length) : rest;
+  return /^[^/.]+$/.test(id) ? { view: 'detail', id } : undefined;
 }
 
 /** The value a query parameter has for DRF: the last one given, `''` for a bare key. */
@@ -108,6 +90,78 @@ export function requestFormat(search: URLSearchParams): Format | 'unknown' {
   if (value === null || value === '') return null;
   if (value === 'api' || value === 'json') return value;
   return 'unknown';
+}
+
+/** The request's data type, if it names one. */
+export function requestDataType(search: URLSearchParams): DataType | undefined {
+  const value = lastParam(search, 'data_type');
+  return DATA_TYPES.find((t) => t === value);
+}
+
+// ---- Fixed bodies (byte-exact, as DRF writes them) ------------------------------------------------
+
+export const BODIES = {
+  required: '{"data_type":["This field is required."]}',
+  invalid: '{"data_type":["Select a valid choice. That choice is not one of the available choices."]}',
+  notFound: '{"detail":"Not found."}',
+} as const;
+
+export function methodNotAllowedBody(method: string): string {
+  return JSON.stringify({ detail: `Method "${method}" not allowed.` });
+}
+
+export function optionsBody(view: View): string {
+  return JSON.stringify({
+    name: VIEWS[view].name,
+    description: '',
+    renders: [CONTENT_TYPES.json, 'text/html'],
+    parses: [CONTENT_TYPES.json, 'application/x-www-form-urlencoded', 'multipart/form-data'],
+  });
+}
+
+// ---- Files in the output ------------------------------------------------------------------------------
+
+/** The file name ending that distinguishes each format's rendering of the same data. */
+function formatSuffix(format: Format): string {
+  if (format === 'api') return '.format-api.html';
+  if (format === 'json') return '.format-json.json';
+  return '.json';
+}
+
+/** Output-relative path of the listing for a data type. */
+export function listFile(dataType: DataType, format: Format): string {
+  return `${viewPath('list').slice(1)}data_type/${dataType}${formatSuffix(format)}`;
+}
+
+/** Output-relative path of a survey's detail, whole (dataType null) or filtered. */
+export function detailFile(surveyId: number | string, dataType: DataType | null, format: Format): string {
+  return `${viewPath('detail', surveyId).slice(1)}${dataType ?? 'index'}${formatSuffix(format)}`;
+}
+
+/**
+ * Error bodies live outside the API's path: the engine never rewrites a path to itself, so a body
+ * under /api/ would answer its own address with 200 instead of falling under the not-found rule.
+ */
+const ERROR_DIR = '_errors';
+
+export const ERROR_FILES = {
+  required: `${ERROR_DIR}/400-data_type-required.json`,
+  invalid: `${ERROR_DIR}/400-data_type-invalid.json`,
+  notFound: `${ERROR_DIR}/404.json`,
+} as const;
+
+/**
+ * Bodies that Netlify's edge function computes are also written as files, for hosts that answer
+ * methods from files (a 405 for each common method, OPTIONS for each view).
+ */
+export const COMMON_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export function methodNotAllowedFile(method: string): string {
+  return `${ERROR_DIR}/405-${method}.json`;
+}
+
+export function optionsFile(view: View): string {
+  return `_options/${view}.json`;
 }
 
 // ---- The host's rewrite rules -------------------------------------------------------------------
@@ -138,13 +192,14 @@ export function hostRules(): HostRule[] {
     { query: { format: 'json' }, format: 'json' },
     { query: { format: '' }, format: null },
   ];
+  const list = viewPath('list');
   const listRules = (query: Record<string, string>, format: Format): void => {
-    for (const dataType of DATA_TYPES) rule(LIST_PATH, { data_type: dataType, ...query }, listFile(dataType, format));
-    rule(LIST_PATH, { data_type: '', ...query }, ERROR_FILES.required, 400);
-    rule(LIST_PATH, { data_type: ':data_type', ...query }, ERROR_FILES.invalid, 400);
-    rule(LIST_PATH, query, ERROR_FILES.required, 400);
+    for (const dataType of DATA_TYPES) rule(list, { data_type: dataType, ...query }, listFile(dataType, format));
+    rule(list, { data_type: '', ...query }, ERROR_FILES.required, 400);
+    rule(list, { data_type: ':data_type', ...query }, ERROR_FILES.invalid, 400);
+    rule(list, query, ERROR_FILES.required, 400);
   };
-  const detail = '/api/schema/:id/';
+  const detail = viewPath('detail', ':id');
   const detailRules = (query: Record<string, string>, format: Format): void => {
     for (const dataType of DATA_TYPES) rule(detail, { data_type: dataType, ...query }, detailFile(':id', dataType, format));
     // An empty data_type filters nothing on the detail route.
@@ -153,12 +208,12 @@ export function hostRules(): HostRule[] {
     rule(detail, query, detailFile(':id', null, format));
   };
   for (const group of formatGroups) listRules(group.query, group.format);
-  rule(LIST_PATH, { format: ':format' }, ERROR_FILES.notFound, 404);
+  rule(list, { format: ':format' }, ERROR_FILES.notFound, 404);
   listRules({}, null);
   for (const group of formatGroups) detailRules(group.query, group.format);
   rule(detail, { format: ':format' }, ERROR_FILES.notFound, 404);
   detailRules({}, null);
-  // Everything else under /api/, including the files above at their own paths, is not found.
-  rule('/api/*', {}, ERROR_FILES.notFound, 404);
+  // Everything else under the API, including the files above at their own paths, is not found.
+  rule(`${API_PREFIX}*`, {}, ERROR_FILES.notFound, 404);
   return rules;
 }

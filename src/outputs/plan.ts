@@ -13,8 +13,8 @@ import path from 'node:path';
  */
 export type Bytes = Uint8Array | { file: string; size: number };
 
-/** The indentation character of shifted text: each level of a browsable page's JSON is one. */
-export const INDENT = ' ';
+/** The indentation character of shifted text: each level of a browsable page's JSON is one (pageJson). */
+export const INDENT = '\t';
 
 /** Text rendered once and copied into every file that shows it: a group's or facility's JSON or page text. */
 export interface BytesPiece {

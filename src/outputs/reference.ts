@@ -4,10 +4,10 @@
 
 import type { Archive } from '../pipeline/assemble.ts';
 import { fixedFiles } from './api/fixed.ts';
-import { encodeJson, prettyJson } from './api/encode.ts';
+import { encodeJson } from './api/encode.ts';
 import { nodeObject } from './api/objects.ts';
 import { responses } from './api/responses.ts';
-import { renderBrowsable } from './browsable/page.ts';
+import { pageJson, renderBrowsable } from './browsable/page.ts';
 import { FRONT_PAGE, frontPage } from './site.ts';
 
 /** dist/-relative path → file content. Insertion order is the order files are listed in. */
@@ -17,7 +17,7 @@ export function referenceFiles(archive: Archive, baseUrl: string): OutputFiles {
   const out: OutputFiles = new Map();
   const items = responses(archive, (kind, entry, survey, release) => nodeObject(kind, entry.data, [survey.data.name, release.data.name]), baseUrl);
   for (const spec of items) {
-    out.set(spec.path, spec.format === 'api' ? renderBrowsable({ view: spec.view, status: 200, pretty: prettyJson(spec.value) }) : encodeJson(spec.value));
+    out.set(spec.path, spec.format === 'api' ? renderBrowsable({ view: spec.view, status: 200, pretty: pageJson(spec.value) }) : encodeJson(spec.value));
   }
   for (const [path, text] of fixedFiles()) out.set(path, text);
   out.set(FRONT_PAGE, frontPage(archive));

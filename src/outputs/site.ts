@@ -1,6 +1,6 @@
 // The site's front page: where the API is, for people who open the site's address.
 
-import { DATA_TYPES, LIST_PATH } from '../hosting/routes.ts';
+import { DATA_TYPES, requestTarget } from '../hosting/routes.ts';
 import type { Archive } from '../pipeline/assemble.ts';
 import { planOf } from './plan.ts';
 import type { Plan } from './plan.ts';
@@ -14,11 +14,12 @@ export function planSite({ archive }: PlanInput): Plan[] {
 }
 
 export function frontPage(archive: Archive): string {
-  const lists = DATA_TYPES.map(
-    (t) => `<li><a href="${LIST_PATH}?data_type=${t}">${LIST_PATH}?data_type=${t}</a> (<a href="${LIST_PATH}?data_type=${t}&amp;format=api">browse</a>)</li>`,
-  ).join('\n');
+  const lists = DATA_TYPES.map((t) => {
+    const target = requestTarget('list', { data_type: t });
+    return `<li><a href="${target}">${target}</a> (<a href="${escapeHtml(requestTarget('list', { data_type: t, format: 'api' }))}">browse</a>)</li>`;
+  }).join('\n');
   const surveys = archive.surveys
-    .map((s) => `<li><a href="${LIST_PATH}${s.data.id}/?format=api">${escapeHtml(s.data.pretty_name)}</a>: ${escapeHtml(s.data.title)}</li>`)
+    .map((s) => `<li><a href="${requestTarget('detail', { id: s.data.id, format: 'api' })}">${escapeHtml(s.data.pretty_name)}</a>: ${escapeHtml(s.data.title)}</li>`)
     .join('\n');
   return `<!DOCTYPE html>
 <html lang="en">

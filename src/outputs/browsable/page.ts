@@ -1,8 +1,9 @@
 // The browsable rendering (`format=api`): an HTML page showing what DRF's browsable API shows:
-// the request, the status, the response headers and the JSON indented for reading, with URLs
-// as links. It imports only from src/: the edge function renders error pages with it too.
+// the request, the status, the response headers and the JSON indented for reading, with URLs as
+// links. It imports only from src/ and web-standard APIs: the edge function renders error pages,
+// and fills in the request of pages written as files, with it too.
 
-import { VIEW_NAMES } from '../../hosting/routes.ts';
+import { CONTENT_TYPES, HEADERS, VIEWS, requestTarget } from '../../hosting/routes.ts';
 import type { View } from '../../hosting/routes.ts';
 
 export const STATUS_TEXT: Record<number, string> = {
@@ -14,11 +15,20 @@ export const STATUS_TEXT: Record<number, string> = {
 
 export interface BrowsablePage {
   view: View;
-  /** The request the page answers; a page written to a file leaves it empty (see REQUEST). */
+  /** The request the page answers; a page written to a file leaves it out (see REQUEST). */
   request?: { method: string; target: string };
   status: number;
-  /** The response body as JSON indented by four spaces (what DRF's renderer shows). */
+  /** The response body as JSON indented for reading (pageJson). */
   pretty: string;
+}
+
+/**
+ * The JSON a page shows, indented one tab per level: the pages set tabs four columns wide, so it
+ * reads as DRF's four spaces, and the largest pages are half the size. JSON writes a tab inside a
+ * string as \t, so every tab in the text is indentation.
+ */
+export function pageJson(value: unknown): string {
+  return JSON.stringify(value, null, '\t').replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -53,7 +63,7 @@ main{max-width:1100px;margin:0 auto;padding:16px 24px}
 nav.crumbs{color:#666;margin-bottom:8px}nav.crumbs a{color:#2a6ebb}
 h1{font-size:24px;margin:8px 0 16px}
 .formats{float:right;font-size:13px}.formats a{margin-left:8px;color:#2a6ebb}
-pre{background:#fff;border:1px solid #ddd;border-radius:4px;padding:10px 12px;overflow:auto;white-space:pre-wrap;word-break:break-word}
+pre{background:#fff;border:1px solid #ddd;border-radius:4px;padding:10px 12px;overflow:auto;white-space:pre-wrap;word-break:break-word;tab-size:4}
 pre a{color:#2a6ebb}.meta b{color:#444}`;
 
 /** The request target with its format replaced, for the format links. */
@@ -66,17 +76,29 @@ function withFormat(target: string, format: string): string {
 }
 
 /**
- * Where a page shows its request: the request line and the format links. A page written as a file
- * answers several requests (the ifs and spectra listings share the catalogues listing's bytes, and
- * parameters come in any order), so the file leaves this empty and the edge (edge.ts) fills it in
- * with the request as made, as DRF shows it.
+ * Where a page shows its request: the breadcrumbs, the view's name, the format links and the
+ * request line. A page written as a file answers several requests (the ifs and spectra listings
+ * share the catalogues listing's bytes, and parameters come in any order), so the file leaves
+ * this empty and the edge (edge.ts) fills it in with the request as made, as DRF shows it.
  */
 export const REQUEST = '<!--request-->';
 
-/** What fills REQUEST for a request. */
-export function requestHtml(method: string, target: string): string {
+/** What fills REQUEST for a request to a view. */
+export function requestHtml(view: View, method: string, target: string): string {
+  const q = target.indexOf('?');
+  const params = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
+  const withFormat = (format: string) => {
+    const changed = new URLSearchParams(params);
+    changed.set('format', format);
+    return `${q < 0 ? target : target.slice(0, q)}?${changed.toString()}`;
+  };
+  // The list needs a data type: the request's, else the first.
+  const dataType = params.getAll('data_type').pop() || 'catalogues';
+  const list = escapeHtml(VIEWS.list.name);
+  const crumbs = view === 'list' ? list : `<a href="${escapeHtml(requestTarget('list', { data_type: dataType, format: 'api' }))}">${list}</a> / ${escapeHtml(VIEWS[view].name)}`;
   return (
-    `<div class="formats">Formats:<a href="${escapeHtml(withFormat(target, 'json'))}">json</a><a href="${escapeHtml(withFormat(target, 'api'))}">api</a></div>\n` +
+    `<nav class="crumbs">${crumbs}</nav>\n<h1>${escapeHtml(VIEWS[view].name)}</h1>\n` +
+    `<div class="formats">Formats:<a href="${escapeHtml(withFormat('json'))}">json</a><a href="${escapeHtml(withFormat('api'))}">api</a></div>\n` +
     `<pre class="request"><b>${escapeHtml(method)}</b> ${escapeHtml(target)}</pre>`
   );
 }
@@ -88,12 +110,11 @@ export function renderBrowsable(page: BrowsablePage): string {
 
 /** The page around its JSON: what comes before the escaped, linked JSON text, and after it. */
 export function browsableFrame(page: Omit<BrowsablePage, 'pretty'>): [string, string] {
-  const name = VIEW_NAMES[page.view];
-  // The list needs a data_type; the crumb opens the catalogues listing.
-  const listLink = `<a href="/api/schema/?data_type=catalogues&amp;format=api">${VIEW_NAMES.list}</a>`;
-  const crumbs = page.view === 'list' ? listLink : `${listLink} / ${escapeHtml(name)}`;
+  const name = VIEWS[page.view].name;
   const statusLine = `HTTP ${page.status} ${STATUS_TEXT[page.status] ?? ''}`.trimEnd();
-  const request = page.request ? requestHtml(page.request.method, page.request.target) : REQUEST;
+  const request = page.request ? requestHtml(page.view, page.request.method, page.request.target) : REQUEST;
+  // The headers of the JSON answer the page shows, as DRF's page shows them.
+  const headers = [`Allow: ${HEADERS.Allow ?? ''}`, `Content-Type: ${CONTENT_TYPES.json}`, `Vary: ${HEADERS.Vary ?? ''}`].map((h) => h.replace(/^([^:]+):/, '<b>$1:</b>'));
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -106,13 +127,9 @@ export function browsableFrame(page: Omit<BrowsablePage, 'pretty'>): [string, st
 <body>
 <header>archive-schema API</header>
 <main>
-<nav class="crumbs">${crumbs}</nav>
-<h1>${escapeHtml(name)}</h1>
 ${request}
 <pre class="response"><span class="meta"><b>${statusLine}</b>
-<b>Allow:</b> GET, HEAD, OPTIONS
-<b>Content-Type:</b> application/json
-<b>Vary:</b> Accept
+${headers.join('\n')}
 </span>
 ${BODY}</pre>
 </main>

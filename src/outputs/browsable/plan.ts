@@ -1,14 +1,13 @@
 // The browsable pages (format=api) of every listing and survey route, with each group's and
 // facility's page text spliced in at its column. The request line is left for the edge to fill in.
 
-import { prettyJson } from '../api/encode.ts';
 import { responses } from '../api/responses.ts';
 import { pagePiece } from '../fragment.ts';
 import { planOf } from '../plan.ts';
 import type { Plan } from '../plan.ts';
 import type { PlanInput } from '../planner.ts';
 import { Placeholders } from '../splice.ts';
-import { browsableFrame, linkedJson } from './page.ts';
+import { browsableFrame, linkedJson, pageJson } from './page.ts';
 
 export function planBrowsable({ archive, fragments, baseUrl }: PlanInput): Plan[] {
   const placeholders = new Placeholders(fragments);
@@ -18,7 +17,7 @@ export function planBrowsable({ archive, fragments, baseUrl }: PlanInput): Plan[
     const [head, tail] = browsableFrame({ view: response.view, status: 200 });
     // The same escaping and linking the reference applies to the whole text, applied to the parts
     // between placeholders: neither ever reaches across a string's quotes.
-    const parts = placeholders.split(linkedJson(prettyJson(response.value)), placeholders.count(response.value));
+    const parts = placeholders.split(linkedJson(pageJson(response.value)), placeholders.count(response.value));
     const body = parts.map((part) => (typeof part === 'string' ? part : pagePiece(part.fragment, part.column)));
     plans.push(planOf(response.path, [head, ...body, tail]));
   }

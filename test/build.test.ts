@@ -4,14 +4,14 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { lstat, mkdir, readFile, readdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readFile, readdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_BASE_URL, resolveBaseUrl } from '../src/hosting/base-url.ts';
 import { UsageError } from '../src/errors.ts';
 import { renderNetlifyToml } from '../src/hosting/netlify.ts';
-import { BUNDLED, PROJECT, cli, expectSameFiles, snapshotTree, tempdir, testdir } from './helpers.ts';
+import { BUNDLED, FIXTURE, PROJECT, cli, expectSameFiles, http, snapshotTree, tempdir, testdir } from './helpers.ts';
 
 /** The CPU time a running process has used, from /proc; it fails the test once the process has ended. */
 function cpuMs(pid: number): number {
@@ -73,6 +73,26 @@ describe('archive-schema build', () => {
     expect([...siblings.keys()].filter((f) => f.startsWith('.dist'))).toEqual([]);
   });
 
+  // A failing build printed its one error among the bundled metadata's ~950 warnings.
+  test('a failing build lists its errors before its warnings, and with --quiet only counts the warnings', async () => {
+    const group = 'alpha/dr1/catalogues/SpecCat.yaml';
+    const dir = await testdir();
+    const target = path.join(dir, 'metadata', group);
+    // Warnings in the group (units that are not VOUnits), and one error in a file that sorts after it.
+    await writeFile(target, (await readFile(target, 'utf8')).replace("unit: '-'", 'unit: km/sec').replace('unit: None', 'unit: kms'));
+    await writeFile(path.join(dir, 'metadata/gamma/survey.yaml'), (await readFile(path.join(dir, 'metadata/gamma/survey.yaml'), 'utf8')).replace(/^id: \d+$/m, 'id: -3'));
+    const result = await cli(['build'], dir);
+    expect(result.code).toBe(1);
+    const lines = result.stderr.split('\n').filter((l) => /  (error|warning)  /.test(l));
+    expect(lines.map((l) => l.split('  ')[2])).toEqual(['error', 'warning', 'warning']);
+    expect(lines[0]).toMatch(/^  metadata\/gamma\/survey\.yaml:1:5  error  /);
+    expect(result.stderr).toMatch(/\n1 error and 2 warnings in 2 files\. Nothing was written; dist was left as it was\.\n$/);
+    const quiet = await cli(['build', '--quiet'], dir);
+    expect(quiet.code).toBe(1);
+    expect(quiet.stderr).not.toContain('warning  ');
+    expect(quiet.stderr).toMatch(/^metadata\/gamma\/survey\.yaml\n  metadata\/gamma\/survey\.yaml:1:5  error  [^\n]+\n\n1 error in 1 file, and 2 warnings not shown\. Nothing was written; dist was left as it was\.\n$/);
+  });
+
   test('Ctrl-C stops a build at once, and the output stays as it was', async () => {
     const dir = await testdir({}, BUNDLED);
     expect((await cli(['build'], dir)).code).toBe(0);
@@ -91,6 +111,37 @@ describe('archive-schema build', () => {
     const after = await snapshotTree(path.join(dir, 'dist'));
     expectSameFiles(after, before);
   }, 30_000);
+
+  // In a folder named `my archive`, build and check ended with "internal error … scandir
+  // '…/my%20archive/lib/'" and serve could not read netlify.toml: paths were taken from URL.pathname.
+  test('a checkout in a folder whose name holds a space builds, checks and serves', async () => {
+    const root = path.join(await tempdir(), 'my archive');
+    for (const part of ['lib', 'bin', 'schemas', 'package.json', 'netlify.toml']) await cp(path.join(PROJECT, part), path.join(root, part), { recursive: true });
+    await symlink(path.join(PROJECT, 'node_modules'), path.join(root, 'node_modules'));
+    await cp(FIXTURE, path.join(root, 'metadata'), { recursive: true });
+    const bin = path.join(root, 'bin/archive-schema.js');
+    const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8' });
+    expect(run('build')).toMatchObject({ status: 0, stderr: '' });
+    expect(run('check')).toMatchObject({ status: 0, stderr: '' });
+    expect(run('check', '--no-cache')).toMatchObject({ status: 0, stderr: '' });
+    const server = spawn(process.execPath, [bin, 'serve', '--port', '0'], { cwd: root });
+    try {
+      const address = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        server.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const m = /at (http:\/\/\S+) /.exec(out);
+          if (m?.[1]) resolve(m[1]);
+        });
+        server.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+      });
+      const res = await http(address, 'GET', '/api/schema/?data_type=imaging');
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toHaveLength(2);
+    } finally {
+      server.kill('SIGINT');
+    }
+  });
 
   test('the output folder can be read as any new folder here can (by a web server, say)', async () => {
     const dir = await testdir();
@@ -245,6 +296,15 @@ describe('resolveBaseUrl', () => {
 describe('netlify.toml', () => {
   test('is what the route table makes (run `npm run routes` after changing src/hosting/routes.ts)', async () => {
     expect(await readFile(path.join(PROJECT, 'netlify.toml'), 'utf8')).toBe(renderNetlifyToml());
+  });
+
+  // Writing netlify.toml into a folder that does not exist printed "internal error" and a stack trace.
+  test('routes --write where the file cannot be written is trouble, exit 2, with the file named', async () => {
+    const dir = await tempdir();
+    const result = await cli(['routes', '--write', '--file', 'no/such/dir/x.toml'], dir);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^archive-schema: cannot write \S+\/no\/such\/dir\/x\.toml: ENOENT: no such file or directory[^\n]*\n$/);
   });
 
   test('routes --check agrees, and fails on a stale file', async () => {

@@ -186,12 +186,59 @@ const cases: Case[] = [
   },
   {
     name: 'a YAML syntax error is reported where the parser stopped',
-    files: { 'alpha/survey.yaml': 'id: 1\nname: alpha\n  title: bad indent\n' },
+    files: { 'alpha/survey.yaml': 'id: 1\nname: alpha: beta\n' },
     file: 'alpha/survey.yaml',
     line: 2,
     col: 7,
     rule: 'yaml/block-as-implicit-key',
     message: /^Nested mappings are not allowed in compact mappings; fix the YAML syntax here$/,
+  },
+  // One line indented wrongly gave the parser's words ("Nested mappings are not allowed in
+  // compact mappings"), and a few spaces gave dozens of errors: one error at that line says it.
+  {
+    name: 'a key indented one space too far',
+    files: { [GROUP]: group('  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: CATAID\n         description: Unique ID\n        ucd: meta.id\n') },
+    file: GROUP,
+    line: 11,
+    col: 1,
+    rule: 'yaml/indentation',
+    message: /^this line is indented by 9 spaces, but its siblings use 8 \(line 10\) and line 10 opens no block to nest it in; indent it by 8 spaces$/,
+  },
+  {
+    name: 'a key indented four spaces too far',
+    files: { [GROUP]: group('  - id: 200\n    name: SpecObj\n        description: All spectra\n    columns:\n      - id: 2000\n        name: CATAID\n      - id: 2001\n        name: Z\n') },
+    file: GROUP,
+    line: 8,
+    col: 1,
+    rule: 'yaml/indentation',
+    message: /^this line is indented by 8 spaces, but its siblings use 4 \(line 7\) and line 7 opens no block to nest it in; indent it by 4 spaces$/,
+  },
+  {
+    name: 'a key indented one space too little',
+    files: { [GROUP]: group('  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: CATAID\n       ucd: meta.id\n') },
+    file: GROUP,
+    line: 11,
+    col: 1,
+    rule: 'yaml/indentation',
+    message: /^this line is indented by 7 spaces, which lines up with no block around it: the blocks it falls between use 8 spaces \(line 10\) and 6 spaces \(line 9\); indent it as one of them$/,
+  },
+  {
+    name: 'a list item indented as the keys of the item before it',
+    files: { [GROUP]: group('  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: CATAID\n        - id: 2001\n        name: Z\n') },
+    file: GROUP,
+    line: 11,
+    col: 1,
+    rule: 'yaml/indentation',
+    message: /^this line is a list item indented by 8 spaces, as the keys around it are \(line 10\); the list's items use 6 spaces \(line 9\), so indent it by 6 spaces$/,
+  },
+  {
+    name: 'a line indented with a tab',
+    files: { 'alpha/survey.yaml': 'id: 1\nname: alpha\ncontact:\n\tname: A\n' },
+    file: 'alpha/survey.yaml',
+    line: 4,
+    col: 1,
+    rule: 'yaml/indentation',
+    message: /^this line is indented with a tab; YAML indents with spaces only$/,
   },
   {
     name: 'a key written twice is a syntax error',
@@ -444,10 +491,7 @@ describe('check reports invalid metadata at file:line:col', () => {
   test('a broken survey.yaml is reported once, not again as a missing parent of its releases', async () => {
     const dir = await testdir({ 'alpha/survey.yaml': 'id: 1\nname: alpha\n  title: bad indent\n' });
     const result = await check({ metadataDir: `${dir}/metadata`, displayRoot: dir });
-    expect(result.diagnostics.map((d) => `${d.file} ${d.rule}`)).toEqual([
-      'metadata/alpha/survey.yaml yaml/block-as-implicit-key',
-      'metadata/alpha/survey.yaml yaml/multiline-implicit-key',
-    ]);
+    expect(result.diagnostics.map((d) => `${d.file}:${d.line} ${d.rule}`)).toEqual(['metadata/alpha/survey.yaml:3 yaml/indentation']);
   });
 
   test('infinite and not-a-number values are refused', async () => {

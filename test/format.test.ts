@@ -101,6 +101,13 @@ describe('fmt', () => {
     expect(parse(after)).toEqual(parse(text));
   });
 
+  // fmt --check on a folder that does not exist said "0 files would be reformatted" and exited 0.
+  test.each([[['fmt']], [['fmt', '--check']]])('%j on a metadata folder that does not exist is trouble, exit 2', async (argv) => {
+    const dir = await testdir();
+    const result = await cli([...argv, '--metadata', 'no-such-folder'], dir);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: 'archive-schema: metadata folder no-such-folder does not exist; pass the right folder with --metadata\n' });
+  });
+
   test('the bundled metadata is canonical', async () => {
     const result = await cli(['fmt', '--check'], PROJECT);
     expect(result.stdout).toBe('0 files would be reformatted, 43 already canonical.\n');

@@ -48,8 +48,14 @@ describe('UCD syntax', () => {
   );
 
   test.each([
-    ['pos.eq.ra; meta.main', 'contains white space; join words with ";" and atoms with "." and no spaces'],
+    ['pos.eq.ra; meta.main', 'contains white space; join words with ";" and atoms with "." and no spaces (pos.eq.ra;meta.main)'],
+    ['pos.eq.ra meta.main', 'contains white space; join words with ";" and atoms with "." and no spaces (pos.eq.ra;meta.main)'],
+    ['pos eq ra', 'contains white space; join words with ";" and atoms with "." and no spaces'],
     ['meta.code.qual,stat.fit', 'joins words with ","; use ";" instead (meta.code.qual;stat.fit)'],
+    // With a space after the comma, as people write lists, the corrected form was missing.
+    ['pos.eq.ra, meta.main', 'joins words with ","; use ";" instead (pos.eq.ra;meta.main)'],
+    [' phot.mag , em.opt.R ', 'joins words with ","; use ";" instead (phot.mag;em.opt.R)'],
+    ['pos.eq.ra, meta..main', 'joins words with ","; use ";" instead'],
     ['phot.mag;', 'has an empty word at position 2; remove the extra ";"'],
     ['meta.model...', 'has the malformed word "meta.model..."; a word is atoms of letters, digits, "_" or "-" joined by "."'],
     ['', 'has an empty word at position 1; remove the extra ";"'],

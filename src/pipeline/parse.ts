@@ -9,6 +9,7 @@ import type { Document, Node as YamlNode, Pair } from 'yaml';
 import type { Diagnostic } from '../diagnostics.ts';
 import { classify } from '../kinds/registry.ts';
 import type { FileKind, Placement } from '../kinds/registry.ts';
+import { indentationProblem } from './indentation.ts';
 import { readMetadataTexts } from './scan.ts';
 import type { ScanOptions } from './scan.ts';
 
@@ -125,6 +126,15 @@ export function parseFile(display: string, text: string): { file?: ParsedFile; d
       message: severity === 'error' ? `${message}; fix the YAML syntax here` : message,
     });
   };
+  const first = doc.errors[0];
+  if (first) {
+    // A line indented too far or not far enough reads to the parser as something else, and one
+    // such mistake can give many errors in its words: one error at the misplaced line says it.
+    const misplaced = indentationProblem(text);
+    if (misplaced && Math.abs(at(first.pos[0]).line - misplaced.line) <= 1) {
+      return { diagnostics: [{ file: display, line: misplaced.line, col: misplaced.col, severity: 'error', rule: 'yaml/indentation', message: `this line ${misplaced.message}` }] };
+    }
+  }
   for (const error of doc.errors) report(error, 'error');
   for (const warning of doc.warnings) report(warning, 'warning');
   if (doc.errors.length > 0) return { diagnostics };

@@ -11,8 +11,16 @@ const WORD = new RegExp(`^(?:${ATOM}:)?${ATOM}(?:\\.${ATOM})*$`);
 /** Returns undefined when the UCD is well formed, else what is wrong with it. */
 export function ucdSyntaxProblem(ucd: string): string | undefined {
   if (ucd === '-') return undefined;
-  if (/\s/.test(ucd)) return 'contains white space; join words with ";" and atoms with "." and no spaces';
-  if (ucd.includes(',')) return `joins words with ","; use ";" instead (${ucd.replaceAll(',', ';')})`;
+  if (ucd.includes(',') || /\s/.test(ucd)) {
+    // The words as the curator meant them, split at commas, semicolons and white space, when they
+    // make a well-formed UCD: "pos.eq.ra, meta.main" is pos.eq.ra;meta.main.
+    const parts = ucd.split(/\s*[,;]\s*|\s+/).filter(Boolean);
+    const fixed = parts.join(';');
+    const meant = (ucd.includes(',') || ucd.includes(';') || parts.every((p) => p.includes('.'))) && ucdSyntaxProblem(fixed) === undefined;
+    const hint = meant ? ` (${fixed})` : '';
+    if (ucd.includes(',')) return `joins words with ","; use ";" instead${hint}`;
+    return `contains white space; join words with ";" and atoms with "." and no spaces${hint}`;
+  }
   const words = ucd.split(';');
   for (const [index, word] of words.entries()) {
     if (word === '') return `has an empty word at position ${index + 1}; remove the extra ";"`;

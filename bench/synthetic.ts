@@ -230,10 +230,10 @@ function spanLines(out: Out, indent: string, span: Span, rng: Rng, which: 'both'
 function overrideSpan(parent: Span, rng: Rng): { span: Span; which: 'both' | 'created' | 'updated' } {
   const which = rng.pick(['both', 'created', 'updated'] as const);
   const minute = 60_000;
-  const created = parent.created + Math.floor(rng.next() * (parent.updated - parent.created) / minute) * minute;
+  const created = parent.created + Math.floor((rng.next() * (parent.updated - parent.created)) / minute) * minute;
   if (which === 'created') return { span: { created, updated: parent.updated }, which };
   if (which === 'updated') {
-    const updated = parent.created + Math.floor(rng.next() * (parent.updated - parent.created + 90 * DAY) / minute) * minute;
+    const updated = parent.created + Math.floor((rng.next() * (parent.updated - parent.created + 90 * DAY)) / minute) * minute;
     return { span: { created: parent.created, updated }, which };
   }
   const updated = created + Math.floor(rng.next() * 200) * DAY + rng.int(0, 1439) * minute;
@@ -254,27 +254,176 @@ interface SurveyDef {
 }
 
 const SURVEYS: readonly SurveyDef[] = [
-  { name: 'gama', pretty: 'GAMA', title: 'Galaxy And Mass Assembly', pi: 'Simon Driver', theme: 'galaxy', about: 'a spectroscopic and multi-wavelength imaging survey of about 300,000 galaxies down to r &lt; 19.8 mag over ~286 deg<sup>2</sup>' },
-  { name: 'sami', pretty: 'SAMI', title: 'Sydney-AAO Multi-object Integral field spectrograph Galaxy Survey', pi: 'Scott Croom', theme: 'galaxy', about: 'an integral-field spectroscopic survey of about 3,000 galaxies in the local Universe' },
-  { name: 'galah', pretty: 'GALAH', title: 'GALactic Archaeology with HERMES', pi: 'Sarah Martell', theme: 'stellar', about: 'a high-resolution spectroscopic survey of about a million stars in the Milky Way, measuring up to 30 elemental abundances per star' },
-  { name: 'devils', pretty: 'DEVILS', title: 'Deep Extragalactic VIsible Legacy Survey', pi: 'Luke Davies', theme: 'galaxy', about: 'a deep spectroscopic survey of about 60,000 galaxies to Y &lt; 21.2 mag in the D02, D03 and D10 fields' },
-  { name: 'ozdes', pretty: 'OzDES', title: 'Australian Dark Energy Survey', pi: 'Chris Lidman', theme: 'galaxy', about: 'a spectroscopic follow-up of supernova hosts and active galactic nuclei in the Dark Energy Survey supernova fields' },
-  { name: '2dfgrs', pretty: '2dFGRS', title: '2dF Galaxy Redshift Survey', pi: 'Matthew Colless', theme: 'galaxy', about: 'a redshift survey of about 245,000 galaxies brighter than b<sub>J</sub> = 19.45 mag' },
-  { name: '6dfgs', pretty: '6dFGS', title: '6dF Galaxy Survey', pi: 'Heath Jones', theme: 'galaxy', about: 'a redshift and peculiar-velocity survey of about 125,000 galaxies over the southern sky' },
-  { name: 'wigglez', pretty: 'WiggleZ', title: 'WiggleZ Dark Energy Survey', pi: 'Michael Drinkwater', theme: 'galaxy', about: 'a redshift survey of about 240,000 emission-line galaxies at 0.2 &lt; z &lt; 1.0' },
-  { name: 'rave', pretty: 'RAVE', title: 'RAdial Velocity Experiment', pi: 'Matthias Steinmetz', theme: 'stellar', about: 'a spectroscopic survey of about 500,000 Milky Way stars in the Ca triplet region' },
-  { name: 'taipan', pretty: 'TAIPAN', title: 'Transforming Astronomical Imaging surveys through Polychromatic Analysis of Nebulae', pi: 'Edward Taylor', theme: 'galaxy', about: 'a spectroscopic survey of the local Universe over the southern sky' },
-  { name: 'hector', pretty: 'Hector', title: 'Hector Galaxy Survey', pi: 'Julia Bryant', theme: 'galaxy', about: 'an integral-field survey of about 15,000 galaxies across environments' },
-  { name: 'waves', pretty: 'WAVES', title: 'Wide Area VISTA Extragalactic Survey', pi: 'Simon Driver', theme: 'galaxy', about: 'a redshift survey of about 1.6 million galaxies with 4MOST' },
-  { name: '2qz', pretty: '2QZ', title: '2dF QSO Redshift Survey', pi: 'Brian Boyle', theme: 'galaxy', about: 'a redshift survey of about 23,000 quasars' },
-  { name: 'magpi', pretty: 'MAGPI', title: 'Middle Ages Galaxy Properties with Integral field spectroscopy', pi: 'Caroline Foster', theme: 'galaxy', about: 'a MUSE integral-field survey of galaxies at z ~ 0.3' },
-  { name: 'skymapper', pretty: 'SkyMapper', title: 'SkyMapper Southern Sky Survey', pi: 'Christian Wolf', theme: 'stellar', about: 'a six-band optical imaging survey of the southern sky' },
-  { name: 'wallaby', pretty: 'WALLABY', title: 'Widefield ASKAP L-band Legacy All-sky Blind surveY', pi: 'Baerbel Koribalski', theme: 'galaxy', about: 'a neutral-hydrogen survey of about 500,000 galaxies with ASKAP' },
-  { name: 'dingo', pretty: 'DINGO', title: 'Deep Investigation of Neutral Gas Origins', pi: 'Martin Meyer', theme: 'galaxy', about: 'a deep neutral-hydrogen survey of the GAMA fields with ASKAP' },
-  { name: 'emu', pretty: 'EMU', title: 'Evolutionary Map of the Universe', pi: 'Ray Norris', theme: 'galaxy', about: 'a radio continuum survey of the southern sky with ASKAP' },
-  { name: 's7', pretty: 'S7', title: 'Siding Spring Southern Seyfert Spectroscopic Snapshot Survey', pi: 'Michael Dopita', theme: 'galaxy', about: 'an integral-field survey of about 130 nearby active galaxies with WiFeS' },
-  { name: 'apogee-south', pretty: 'APOGEE-2S', title: 'APOGEE-2 Southern Stellar Survey', pi: 'Steven Majewski', theme: 'stellar', about: 'a near-infrared high-resolution spectroscopic survey of red giants in the bulge and disk' },
-  { name: 'deep2', pretty: 'DEEP2', title: 'DEEP2 Galaxy Redshift Survey', pi: 'Marc Davis', theme: 'galaxy', about: 'a redshift survey of about 50,000 galaxies at z ~ 1' },
+  {
+    name: 'gama',
+    pretty: 'GAMA',
+    title: 'Galaxy And Mass Assembly',
+    pi: 'Simon Driver',
+    theme: 'galaxy',
+    about:
+      'a spectroscopic and multi-wavelength imaging survey of about 300,000 galaxies down to r &lt; 19.8 mag over ~286 deg<sup>2</sup>',
+  },
+  {
+    name: 'sami',
+    pretty: 'SAMI',
+    title: 'Sydney-AAO Multi-object Integral field spectrograph Galaxy Survey',
+    pi: 'Scott Croom',
+    theme: 'galaxy',
+    about: 'an integral-field spectroscopic survey of about 3,000 galaxies in the local Universe',
+  },
+  {
+    name: 'galah',
+    pretty: 'GALAH',
+    title: 'GALactic Archaeology with HERMES',
+    pi: 'Sarah Martell',
+    theme: 'stellar',
+    about:
+      'a high-resolution spectroscopic survey of about a million stars in the Milky Way, measuring up to 30 elemental abundances per star',
+  },
+  {
+    name: 'devils',
+    pretty: 'DEVILS',
+    title: 'Deep Extragalactic VIsible Legacy Survey',
+    pi: 'Luke Davies',
+    theme: 'galaxy',
+    about: 'a deep spectroscopic survey of about 60,000 galaxies to Y &lt; 21.2 mag in the D02, D03 and D10 fields',
+  },
+  {
+    name: 'ozdes',
+    pretty: 'OzDES',
+    title: 'Australian Dark Energy Survey',
+    pi: 'Chris Lidman',
+    theme: 'galaxy',
+    about: 'a spectroscopic follow-up of supernova hosts and active galactic nuclei in the Dark Energy Survey supernova fields',
+  },
+  {
+    name: '2dfgrs',
+    pretty: '2dFGRS',
+    title: '2dF Galaxy Redshift Survey',
+    pi: 'Matthew Colless',
+    theme: 'galaxy',
+    about: 'a redshift survey of about 245,000 galaxies brighter than b<sub>J</sub> = 19.45 mag',
+  },
+  {
+    name: '6dfgs',
+    pretty: '6dFGS',
+    title: '6dF Galaxy Survey',
+    pi: 'Heath Jones',
+    theme: 'galaxy',
+    about: 'a redshift and peculiar-velocity survey of about 125,000 galaxies over the southern sky',
+  },
+  {
+    name: 'wigglez',
+    pretty: 'WiggleZ',
+    title: 'WiggleZ Dark Energy Survey',
+    pi: 'Michael Drinkwater',
+    theme: 'galaxy',
+    about: 'a redshift survey of about 240,000 emission-line galaxies at 0.2 &lt; z &lt; 1.0',
+  },
+  {
+    name: 'rave',
+    pretty: 'RAVE',
+    title: 'RAdial Velocity Experiment',
+    pi: 'Matthias Steinmetz',
+    theme: 'stellar',
+    about: 'a spectroscopic survey of about 500,000 Milky Way stars in the Ca triplet region',
+  },
+  {
+    name: 'taipan',
+    pretty: 'TAIPAN',
+    title: 'Transforming Astronomical Imaging surveys through Polychromatic Analysis of Nebulae',
+    pi: 'Edward Taylor',
+    theme: 'galaxy',
+    about: 'a spectroscopic survey of the local Universe over the southern sky',
+  },
+  {
+    name: 'hector',
+    pretty: 'Hector',
+    title: 'Hector Galaxy Survey',
+    pi: 'Julia Bryant',
+    theme: 'galaxy',
+    about: 'an integral-field survey of about 15,000 galaxies across environments',
+  },
+  {
+    name: 'waves',
+    pretty: 'WAVES',
+    title: 'Wide Area VISTA Extragalactic Survey',
+    pi: 'Simon Driver',
+    theme: 'galaxy',
+    about: 'a redshift survey of about 1.6 million galaxies with 4MOST',
+  },
+  {
+    name: '2qz',
+    pretty: '2QZ',
+    title: '2dF QSO Redshift Survey',
+    pi: 'Brian Boyle',
+    theme: 'galaxy',
+    about: 'a redshift survey of about 23,000 quasars',
+  },
+  {
+    name: 'magpi',
+    pretty: 'MAGPI',
+    title: 'Middle Ages Galaxy Properties with Integral field spectroscopy',
+    pi: 'Caroline Foster',
+    theme: 'galaxy',
+    about: 'a MUSE integral-field survey of galaxies at z ~ 0.3',
+  },
+  {
+    name: 'skymapper',
+    pretty: 'SkyMapper',
+    title: 'SkyMapper Southern Sky Survey',
+    pi: 'Christian Wolf',
+    theme: 'stellar',
+    about: 'a six-band optical imaging survey of the southern sky',
+  },
+  {
+    name: 'wallaby',
+    pretty: 'WALLABY',
+    title: 'Widefield ASKAP L-band Legacy All-sky Blind surveY',
+    pi: 'Baerbel Koribalski',
+    theme: 'galaxy',
+    about: 'a neutral-hydrogen survey of about 500,000 galaxies with ASKAP',
+  },
+  {
+    name: 'dingo',
+    pretty: 'DINGO',
+    title: 'Deep Investigation of Neutral Gas Origins',
+    pi: 'Martin Meyer',
+    theme: 'galaxy',
+    about: 'a deep neutral-hydrogen survey of the GAMA fields with ASKAP',
+  },
+  {
+    name: 'emu',
+    pretty: 'EMU',
+    title: 'Evolutionary Map of the Universe',
+    pi: 'Ray Norris',
+    theme: 'galaxy',
+    about: 'a radio continuum survey of the southern sky with ASKAP',
+  },
+  {
+    name: 's7',
+    pretty: 'S7',
+    title: 'Siding Spring Southern Seyfert Spectroscopic Snapshot Survey',
+    pi: 'Michael Dopita',
+    theme: 'galaxy',
+    about: 'an integral-field survey of about 130 nearby active galaxies with WiFeS',
+  },
+  {
+    name: 'apogee-south',
+    pretty: 'APOGEE-2S',
+    title: 'APOGEE-2 Southern Stellar Survey',
+    pi: 'Steven Majewski',
+    theme: 'stellar',
+    about: 'a near-infrared high-resolution spectroscopic survey of red giants in the bulge and disk',
+  },
+  {
+    name: 'deep2',
+    pretty: 'DEEP2',
+    title: 'DEEP2 Galaxy Redshift Survey',
+    pi: 'Marc Davis',
+    theme: 'galaxy',
+    about: 'a redshift survey of about 50,000 galaxies at z ~ 1',
+  },
 ];
 
 // ---- Vocabulary: catalogue columns ----------------------------------------------------------------
@@ -335,7 +484,39 @@ const LINES: readonly [key: string, label: string, em: string][] = [
   ['SIIR', '[S II] 6731', 'em.line'],
 ];
 
-const ELEMENTS: readonly string[] = ['Li', 'C', 'O', 'Na', 'Mg', 'Al', 'Si', 'K', 'Ca', 'Sc', 'Ti', 'Ti2', 'V', 'Cr', 'Mn', 'Co', 'Ni', 'Cu', 'Zn', 'Rb', 'Sr', 'Y', 'Zr', 'Mo', 'Ru', 'Ba', 'La', 'Ce', 'Nd', 'Sm', 'Eu'];
+const ELEMENTS: readonly string[] = [
+  'Li',
+  'C',
+  'O',
+  'Na',
+  'Mg',
+  'Al',
+  'Si',
+  'K',
+  'Ca',
+  'Sc',
+  'Ti',
+  'Ti2',
+  'V',
+  'Cr',
+  'Mn',
+  'Co',
+  'Ni',
+  'Cu',
+  'Zn',
+  'Rb',
+  'Sr',
+  'Y',
+  'Zr',
+  'Mo',
+  'Ru',
+  'Ba',
+  'La',
+  'Ce',
+  'Nd',
+  'Sm',
+  'Eu',
+];
 
 const elementLabel = (x: string) => (x.endsWith('2') ? `${x.slice(0, -1)} II` : x);
 
@@ -355,8 +536,14 @@ const F = {
   ident: (ctx: TableContext) =>
     ctx.rng.pick([
       [col('CATAID', 'Unique ID of the object', 'meta.id;meta.main')],
-      [col('OBJID', 'Unique identifier of the source in the input catalogue', 'meta.id;meta.main'), col('SDSS_OBJID', 'SDSS DR7 objID of the matched object', 'meta.id.cross')],
-      [col('SOURCEID', 'Identifier of the detection', 'meta.id;meta.main'), col('CATAID', 'ID of matched object in the input catalogue', 'meta.id.cross;src')],
+      [
+        col('OBJID', 'Unique identifier of the source in the input catalogue', 'meta.id;meta.main'),
+        col('SDSS_OBJID', 'SDSS DR7 objID of the matched object', 'meta.id.cross'),
+      ],
+      [
+        col('SOURCEID', 'Identifier of the detection', 'meta.id;meta.main'),
+        col('CATAID', 'ID of matched object in the input catalogue', 'meta.id.cross;src'),
+      ],
     ]),
   position: () => [
     col('RA', 'Right ascension of the object (J2000)', 'pos.eq.ra;meta.main', 'deg'),
@@ -413,18 +600,38 @@ const F = {
   sizes: (ctx: TableContext) =>
     perBand(ctx, (b) => [
       col(`FLUX_RADIUS_${b.name}`, `Half-light radius in the ${b.label} band`, `phys.angSize;src;${b.em}`, 'arcsec'),
-      col(`MU_EFF_${b.name}`, `Mean surface brightness within the half-light radius in the ${b.label} band`, `phot.mag.sb;${b.em}`, 'mag/arcsec**2'),
+      col(
+        `MU_EFF_${b.name}`,
+        `Mean surface brightness within the half-light radius in the ${b.label} band`,
+        `phot.mag.sb;${b.em}`,
+        'mag/arcsec**2',
+      ),
     ]),
   flags: (ctx: TableContext) =>
     perBand(ctx, (b) => [col(`FLAG_${b.name}`, `Quality flag of the ${b.label} photometry (0 = clean)`, 'meta.code.qual')]),
   sersic: (ctx: TableContext) =>
     perBand(ctx, (b) => [
-      col(`GAL_MAG_${b.name}`, `Total magnitude of the single-Sersic model in the ${b.label} band`, `phot.mag;meta.modelled;${b.em}`, 'mag'),
-      col(`GAL_RE_${b.name}`, `Effective (half-light) radius of the single-Sersic fit in the ${b.label} band`, `phys.angSize;meta.modelled;${b.em}`, 'arcsec'),
+      col(
+        `GAL_MAG_${b.name}`,
+        `Total magnitude of the single-Sersic model in the ${b.label} band`,
+        `phot.mag;meta.modelled;${b.em}`,
+        'mag',
+      ),
+      col(
+        `GAL_RE_${b.name}`,
+        `Effective (half-light) radius of the single-Sersic fit in the ${b.label} band`,
+        `phys.angSize;meta.modelled;${b.em}`,
+        'arcsec',
+      ),
       col(`GAL_INDEX_${b.name}`, `Sersic index in the ${b.label} band`, 'src.morph.param'),
       col(`GAL_ELLIP_${b.name}`, `Ellipticity of the Sersic model in the ${b.label} band`, 'src.ellipticity'),
       col(`GAL_PA_${b.name}`, `Position angle of the Sersic model in the ${b.label} band`, 'pos.posAng', 'deg'),
-      col(`GAL_MU_E_${b.name}`, `Surface brightness at the effective radius in the ${b.label} band`, `phot.mag.sb;meta.modelled;${b.em}`, 'mag/arcsec**2'),
+      col(
+        `GAL_MU_E_${b.name}`,
+        `Surface brightness at the effective radius in the ${b.label} band`,
+        `phot.mag.sb;meta.modelled;${b.em}`,
+        'mag/arcsec**2',
+      ),
       col(`GAL_CHI2_${b.name}`, `Reduced chi-squared of the Sersic fit in the ${b.label} band`, 'stat.fit.chi2'),
     ]),
   masses: () => [
@@ -577,12 +784,24 @@ const F = {
 /** Columns without end, for deep tables that outgrow every family: aperture or per-line variants. */
 function extension(ctx: TableContext, k: number, theme: Theme): ColumnSpec[] {
   if (theme === 'stellar') {
-    return ELEMENTS.map((x) => col(`${x.toUpperCase()}_FE_L${k}`, `[${elementLabel(x)}/Fe] from line ${k} of ${elementLabel(x)} alone`, 'phys.abund'));
+    return ELEMENTS.map((x) =>
+      col(`${x.toUpperCase()}_FE_L${k}`, `[${elementLabel(x)}/Fe] from line ${k} of ${elementLabel(x)} alone`, 'phys.abund'),
+    );
   }
   const diameter = decimal(k * 0.5 + 1, 1);
   return perBand(ctx, (b) => [
-    col(`MAG_APER_${k}_${b.name}`, `Magnitude within a ${diameter}-arcsec diameter aperture in the ${b.label} band`, `phot.mag;${b.em}`, 'mag'),
-    col(`MAGERR_APER_${k}_${b.name}`, `Error on the ${diameter}-arcsec aperture magnitude in the ${b.label} band`, `stat.error;phot.mag;${b.em}`, 'mag'),
+    col(
+      `MAG_APER_${k}_${b.name}`,
+      `Magnitude within a ${diameter}-arcsec diameter aperture in the ${b.label} band`,
+      `phot.mag;${b.em}`,
+      'mag',
+    ),
+    col(
+      `MAGERR_APER_${k}_${b.name}`,
+      `Error on the ${diameter}-arcsec aperture magnitude in the ${b.label} band`,
+      `stat.error;phot.mag;${b.em}`,
+      'mag',
+    ),
   ]);
 }
 
@@ -591,13 +810,38 @@ function extension(ctx: TableContext, k: number, theme: Theme): ColumnSpec[] {
  * word); they also set how many bytes a column takes.
  */
 const QUALIFIERS: readonly (readonly [prefix: string, clauses: readonly string[]])[] = [
-  ['stat.error', ['; 1-sigma, -999 where not measured', ' (1-sigma, from the covariance matrix of the fit)', ', including the calibration uncertainty']],
-  ['phot.mag', [', corrected for Galactic extinction with the Schlegel et al. (1998) maps', '; 99 where not detected', ', as measured on the r-band detection image in dual-image mode']],
-  ['phot.flux', ['; negative values are allowed for non-detections', ', as measured on the r-band detection image in dual-image mode', ', not corrected for Galactic extinction']],
+  [
+    'stat.error',
+    ['; 1-sigma, -999 where not measured', ' (1-sigma, from the covariance matrix of the fit)', ', including the calibration uncertainty'],
+  ],
+  [
+    'phot.mag',
+    [
+      ', corrected for Galactic extinction with the Schlegel et al. (1998) maps',
+      '; 99 where not detected',
+      ', as measured on the r-band detection image in dual-image mode',
+    ],
+  ],
+  [
+    'phot.flux',
+    [
+      '; negative values are allowed for non-detections',
+      ', as measured on the r-band detection image in dual-image mode',
+      ', not corrected for Galactic extinction',
+    ],
+  ],
   ['phys.magAbs', [', for H0 = 70 km/s/Mpc and a flat cosmology with Omega_m = 0.3', '; -999 where the redshift is unknown']],
   ['meta.id', [' (inherited from the input catalogue)', '; unique within this table']],
   ['meta.code', ['; see the documentation for the meaning of each bit', '; 0 means no problem was found']],
-  ['', [' (see the DMU documentation for the method)', '; NaN when the fit did not converge', ', from the final pipeline run', '; -999 where not measured']],
+  [
+    '',
+    [
+      ' (see the DMU documentation for the method)',
+      '; NaN when the fit did not converge',
+      ', from the final pipeline run',
+      '; -999 where not measured',
+    ],
+  ],
 ];
 
 function qualifier(ucd: string, rng: Rng): string {
@@ -617,26 +861,162 @@ interface GroupKind {
 }
 
 const GALAXY_GROUPS: readonly GroupKind[] = [
-  { names: ['SpecCat'], pretty: 'Spectroscopic catalogues', description: 'This DMU provides the final spectra and redshift catalogues, including AAT and external data.', tables: ['SpecObj', 'SpecAll', 'AATSpecAllzAll', 'ExternalSpecAll', 'SpecLineSFR'], lead: [F.ident, F.position], body: [F.redshift, F.lines], systems: [] },
-  { names: ['ApMatchedPhotom', 'ApMatchedCat'], pretty: 'Aperture-matched photometry', description: 'Aperture-matched SExtractor photometry in all bands, measured on images convolved to a common seeing.', tables: ['ApMatchedCat', 'ApMatchedPhotom', 'ApMatchedCatAll'], lead: [F.ident, F.position], body: [F.autophot, F.petrophot, F.flux, F.sextractor, F.sizes, F.flags], systems: [1, 2] },
-  { names: ['SersicPhotometry'], pretty: 'Single-Sersic fits', description: 'Single-component Sersic fits to the galaxy light profiles with SIGMA/GALFIT in each band.', tables: ['SersicCat', 'SersicCatAll', 'SersicCatSDSS', 'SersicCatUKIDSS'], lead: [F.ident], body: [F.sersic, F.sextractor], systems: [1, 2] },
-  { names: ['StellarMasses'], pretty: 'Stellar masses', description: 'Stellar masses, ages and metallicities from stellar population synthesis fits to the matched-aperture photometry.', tables: ['StellarMasses', 'StellarMassesLambdar', 'StellarMassesGKV'], lead: [F.ident], body: [F.masses, F.absmag], systems: [1, 2] },
-  { names: ['MagPhys'], pretty: 'MAGPHYS SED fits', description: 'Energy-balance SED fits from the ultraviolet to the far-infrared with MAGPHYS.', tables: ['MagPhys', 'MagPhysG10'], lead: [F.ident], body: [F.masses], systems: [] },
-  { names: ['kCorrections'], pretty: 'k-corrections', description: 'k-corrections to z = 0 and z = 0.1 from KCORRECT fits to the photometry.', tables: ['kCorr_z00', 'kCorr_z01', 'kCorr_auto_z00'], lead: [F.ident], body: [F.kcorr, F.absmag], systems: [0, 1, 2] },
-  { names: ['EnvironmentMeasures'], pretty: 'Environment measures', description: 'Measures of local environment: surface densities, counts in cylinders and cosmic-web geometry.', tables: ['EnvironmentMeasures', 'GeometricEnvironment', 'DistancesFrames'], lead: [F.ident], body: [F.environment], systems: [] },
-  { names: ['GroupFinding'], pretty: 'Galaxy group catalogue', description: 'Friends-of-friends galaxy groups with their members, centres and dynamical masses.', tables: ['G3CGal', 'G3CFoFGroup', 'G3CMockGal', 'G3CMockFoFGroup'], lead: [F.groups], body: [F.position], systems: [] },
-  { names: ['LambdarPhotometry'], pretty: 'LAMBDAR photometry', description: 'Matched-aperture forced photometry with LAMBDAR from the far-ultraviolet to the far-infrared.', tables: ['LambdarCat', 'LambdarCatSDSS'], lead: [F.ident, F.position], body: [F.flux, F.flags], systems: [0, 1, 2, 3] },
-  { names: ['GalexPhotometry'], pretty: 'GALEX photometry', description: 'GALEX FUV and NUV photometry matched to the input catalogue.', tables: ['GalexMain', 'GalexAdvanced', 'GalexCoGPhot'], lead: [F.ident, F.position], body: [F.autophot, F.flux, F.flags], systems: [0] },
-  { names: ['InputCat'], pretty: 'Input catalogue', description: 'The target selection: input catalogue, tiling catalogue and spectrophotometric standards.', tables: ['InputCatA', 'TilingCat', 'SDSSCat', 'SpStandards'], lead: [F.ident, F.position], body: [F.autophot, F.sextractor, F.flags], systems: [1] },
-  { names: ['VisualMorphology'], pretty: 'Visual morphology', description: 'Visual morphological classifications and bulge-disk decompositions.', tables: ['VisualMorphology', 'BulgeDisk'], lead: [F.ident], body: [F.morphology, F.sersic], systems: [1] },
-  { names: ['EmissionLines', 'SpecLineSFR'], pretty: 'Emission-line measurements', description: 'Gaussian fits to the strong emission lines of every spectrum, with fluxes and equivalent widths.', tables: ['GaussFitSimple', 'GaussFitComplex', 'SpecLineSFR'], lead: [F.ident], body: [F.lines, F.redshift], systems: [] },
+  {
+    names: ['SpecCat'],
+    pretty: 'Spectroscopic catalogues',
+    description: 'This DMU provides the final spectra and redshift catalogues, including AAT and external data.',
+    tables: ['SpecObj', 'SpecAll', 'AATSpecAllzAll', 'ExternalSpecAll', 'SpecLineSFR'],
+    lead: [F.ident, F.position],
+    body: [F.redshift, F.lines],
+    systems: [],
+  },
+  {
+    names: ['ApMatchedPhotom', 'ApMatchedCat'],
+    pretty: 'Aperture-matched photometry',
+    description: 'Aperture-matched SExtractor photometry in all bands, measured on images convolved to a common seeing.',
+    tables: ['ApMatchedCat', 'ApMatchedPhotom', 'ApMatchedCatAll'],
+    lead: [F.ident, F.position],
+    body: [F.autophot, F.petrophot, F.flux, F.sextractor, F.sizes, F.flags],
+    systems: [1, 2],
+  },
+  {
+    names: ['SersicPhotometry'],
+    pretty: 'Single-Sersic fits',
+    description: 'Single-component Sersic fits to the galaxy light profiles with SIGMA/GALFIT in each band.',
+    tables: ['SersicCat', 'SersicCatAll', 'SersicCatSDSS', 'SersicCatUKIDSS'],
+    lead: [F.ident],
+    body: [F.sersic, F.sextractor],
+    systems: [1, 2],
+  },
+  {
+    names: ['StellarMasses'],
+    pretty: 'Stellar masses',
+    description: 'Stellar masses, ages and metallicities from stellar population synthesis fits to the matched-aperture photometry.',
+    tables: ['StellarMasses', 'StellarMassesLambdar', 'StellarMassesGKV'],
+    lead: [F.ident],
+    body: [F.masses, F.absmag],
+    systems: [1, 2],
+  },
+  {
+    names: ['MagPhys'],
+    pretty: 'MAGPHYS SED fits',
+    description: 'Energy-balance SED fits from the ultraviolet to the far-infrared with MAGPHYS.',
+    tables: ['MagPhys', 'MagPhysG10'],
+    lead: [F.ident],
+    body: [F.masses],
+    systems: [],
+  },
+  {
+    names: ['kCorrections'],
+    pretty: 'k-corrections',
+    description: 'k-corrections to z = 0 and z = 0.1 from KCORRECT fits to the photometry.',
+    tables: ['kCorr_z00', 'kCorr_z01', 'kCorr_auto_z00'],
+    lead: [F.ident],
+    body: [F.kcorr, F.absmag],
+    systems: [0, 1, 2],
+  },
+  {
+    names: ['EnvironmentMeasures'],
+    pretty: 'Environment measures',
+    description: 'Measures of local environment: surface densities, counts in cylinders and cosmic-web geometry.',
+    tables: ['EnvironmentMeasures', 'GeometricEnvironment', 'DistancesFrames'],
+    lead: [F.ident],
+    body: [F.environment],
+    systems: [],
+  },
+  {
+    names: ['GroupFinding'],
+    pretty: 'Galaxy group catalogue',
+    description: 'Friends-of-friends galaxy groups with their members, centres and dynamical masses.',
+    tables: ['G3CGal', 'G3CFoFGroup', 'G3CMockGal', 'G3CMockFoFGroup'],
+    lead: [F.groups],
+    body: [F.position],
+    systems: [],
+  },
+  {
+    names: ['LambdarPhotometry'],
+    pretty: 'LAMBDAR photometry',
+    description: 'Matched-aperture forced photometry with LAMBDAR from the far-ultraviolet to the far-infrared.',
+    tables: ['LambdarCat', 'LambdarCatSDSS'],
+    lead: [F.ident, F.position],
+    body: [F.flux, F.flags],
+    systems: [0, 1, 2, 3],
+  },
+  {
+    names: ['GalexPhotometry'],
+    pretty: 'GALEX photometry',
+    description: 'GALEX FUV and NUV photometry matched to the input catalogue.',
+    tables: ['GalexMain', 'GalexAdvanced', 'GalexCoGPhot'],
+    lead: [F.ident, F.position],
+    body: [F.autophot, F.flux, F.flags],
+    systems: [0],
+  },
+  {
+    names: ['InputCat'],
+    pretty: 'Input catalogue',
+    description: 'The target selection: input catalogue, tiling catalogue and spectrophotometric standards.',
+    tables: ['InputCatA', 'TilingCat', 'SDSSCat', 'SpStandards'],
+    lead: [F.ident, F.position],
+    body: [F.autophot, F.sextractor, F.flags],
+    systems: [1],
+  },
+  {
+    names: ['VisualMorphology'],
+    pretty: 'Visual morphology',
+    description: 'Visual morphological classifications and bulge-disk decompositions.',
+    tables: ['VisualMorphology', 'BulgeDisk'],
+    lead: [F.ident],
+    body: [F.morphology, F.sersic],
+    systems: [1],
+  },
+  {
+    names: ['EmissionLines', 'SpecLineSFR'],
+    pretty: 'Emission-line measurements',
+    description: 'Gaussian fits to the strong emission lines of every spectrum, with fluxes and equivalent widths.',
+    tables: ['GaussFitSimple', 'GaussFitComplex', 'SpecLineSFR'],
+    lead: [F.ident],
+    body: [F.lines, F.redshift],
+    systems: [],
+  },
 ];
 
 const STELLAR_GROUPS: readonly GroupKind[] = [
-  { names: ['mainstargroup'], pretty: 'Main star catalogue', description: 'One line per star: stellar parameters and abundances from the best spectrum of each star.', tables: ['mainstartable', 'allstartable'], lead: [F.sident, F.astrometry], body: [F.params, F.abundances, F.sphot], systems: [] },
-  { names: ['mainspecgroup'], pretty: 'Main spectrum catalogue', description: 'One line per spectrum: stellar parameters, radial velocities and signal-to-noise.', tables: ['mainspectable', 'allspectable'], lead: [F.sident], body: [F.params, F.snr, F.astrometry], systems: [] },
-  { names: ['vacgroup'], pretty: 'Value-added catalogues', description: 'Value-added catalogues: ages and masses from isochrones, and Galactic orbits.', tables: ['vacagestable', 'vacdynamicstable', 'vacbinariestable', 'vac3dnltetable'], lead: [F.sident], body: [F.ages, F.dynamics], systems: [] },
-  { names: ['crossmatch', 'xmatchgroup'], pretty: 'Cross-matches', description: 'Cross-matches of the targets with Gaia, 2MASS and WISE.', tables: ['gaiadr3xmatch', 'tmassxmatch', 'wisexmatch'], lead: [F.sident, F.astrometry], body: [F.sphot], systems: [] },
+  {
+    names: ['mainstargroup'],
+    pretty: 'Main star catalogue',
+    description: 'One line per star: stellar parameters and abundances from the best spectrum of each star.',
+    tables: ['mainstartable', 'allstartable'],
+    lead: [F.sident, F.astrometry],
+    body: [F.params, F.abundances, F.sphot],
+    systems: [],
+  },
+  {
+    names: ['mainspecgroup'],
+    pretty: 'Main spectrum catalogue',
+    description: 'One line per spectrum: stellar parameters, radial velocities and signal-to-noise.',
+    tables: ['mainspectable', 'allspectable'],
+    lead: [F.sident],
+    body: [F.params, F.snr, F.astrometry],
+    systems: [],
+  },
+  {
+    names: ['vacgroup'],
+    pretty: 'Value-added catalogues',
+    description: 'Value-added catalogues: ages and masses from isochrones, and Galactic orbits.',
+    tables: ['vacagestable', 'vacdynamicstable', 'vacbinariestable', 'vac3dnltetable'],
+    lead: [F.sident],
+    body: [F.ages, F.dynamics],
+    systems: [],
+  },
+  {
+    names: ['crossmatch', 'xmatchgroup'],
+    pretty: 'Cross-matches',
+    description: 'Cross-matches of the targets with Gaia, 2MASS and WISE.',
+    tables: ['gaiadr3xmatch', 'tmassxmatch', 'wisexmatch'],
+    lead: [F.sident, F.astrometry],
+    body: [F.sphot],
+    systems: [],
+  },
 ];
 
 // ---- Vocabulary: imaging ---------------------------------------------------------------------------
@@ -662,18 +1042,249 @@ interface FacilityDef {
 }
 
 const FACILITIES: readonly FacilityDef[] = [
-  { name: 'GALEX', pretty: 'Galaxy Evolution Explorer', description: 'GALEX far- and near-ultraviolet imaging from the Medium Imaging Survey', telescop: 'GALEX', instrume: 'GALEX', scale: 1.5, tile: 1.2, bunit: 'counts/s', zeropoint: 18.82, saturate: 5000, gain: 1.0, style: 'iau', prefix: 'MIS', bands: [['FUV', 1535, 'FUV'], ['NUV', 2301, 'NUV']] },
-  { name: 'SDSS', pretty: 'Sloan Digital Sky Survey', description: 'SDSS imaging from the 2.5-m telescope at Apache Point', telescop: 'SDSS 2.5-M', instrume: 'SDSS Imager', scale: 0.396, tile: 0.25, bunit: 'nanomaggy', zeropoint: 22.5, saturate: 1500, gain: 4.7, style: 'sdss', prefix: 'SDSS', bands: [['u', 3567, 'u'], ['g', 4735, 'g'], ['r', 6195, 'r'], ['i', 7510, 'i'], ['z', 8977, 'z']] },
-  { name: 'VST', pretty: 'VLT Survey Telescope (OmegaCAM)', description: 'VLT Survey Telescope OmegaCAM optical imaging from the Kilo-Degree Survey', telescop: 'ESO-VST', instrume: 'OMEGACAM', scale: 0.2, tile: 1.0, bunit: 'ADU', zeropoint: 30.0, saturate: 42000, gain: 2.5, style: 'kids', prefix: 'KIDS', bands: [['u', 3578, 'u_SDSS'], ['g', 4744, 'g_SDSS'], ['r', 6313, 'r_SDSS'], ['i', 7584, 'i_SDSS'], ['z', 8902, 'z_SDSS']] },
-  { name: 'HSC', pretty: 'Subaru Hyper Suprime-Cam', description: 'Subaru Hyper Suprime-Cam optical imaging from the HSC-SSP Wide, Deep and UltraDeep layers', telescop: 'Subaru', instrume: 'Hyper Suprime-Cam', scale: 0.168, tile: 0.5, bunit: 'nJy', zeropoint: 31.4, saturate: 150000, gain: 3.0, style: 'iau', prefix: 'HSC', bands: [['g', 4798, 'HSC-G'], ['r', 6218, 'HSC-R2'], ['i', 7727, 'HSC-I2'], ['z', 8909, 'HSC-Z'], ['Y', 9775, 'HSC-Y']] },
-  { name: 'VISTA', pretty: 'Visible and Infrared Survey Telescope for Astronomy (VIRCAM)', description: 'VISTA VIRCAM near-infrared imaging from the VIKING survey', telescop: 'ESO-VISTA', instrume: 'VIRCAM', scale: 0.339, tile: 1.5, bunit: 'ADU', zeropoint: 30.0, saturate: 33000, gain: 4.2, style: 'kids', prefix: 'VIKING', bands: [['Z', 8833, 'Z'], ['Y', 10224, 'Y'], ['J', 12546, 'J'], ['H', 16477, 'H'], ['Ks', 21549, 'Ks']] },
-  { name: 'UKIRT', pretty: 'United Kingdom Infrared Telescope (WFCAM)', description: 'UKIRT WFCAM near-infrared imaging from the UKIDSS Large Area Survey', telescop: 'UKIRT', instrume: 'WFCAM', scale: 0.4, tile: 0.8, bunit: 'ADU', zeropoint: 30.0, saturate: 40000, gain: 4.6, style: 'iau', prefix: 'LAS', bands: [['Z', 8826, 'Z'], ['Y', 10314, 'Y'], ['J', 12501, 'J'], ['H', 16354, 'H'], ['K', 22058, 'K']] },
-  { name: 'WISE', pretty: 'Wide-field Infrared Survey Explorer', description: 'unWISE coadds of the WISE and NEOWISE mid-infrared imaging', telescop: 'WISE', instrume: 'WISE', scale: 2.75, tile: 1.56, bunit: 'nanomaggy', zeropoint: 22.5, saturate: 100000, gain: 1.0, style: 'unwise', prefix: 'unWISE', bands: [['W1', 33897, 'W1'], ['W2', 46406, 'W2'], ['W3', 125700, 'W3'], ['W4', 223142, 'W4']] },
-  { name: 'Spitzer', pretty: 'Spitzer Space Telescope (IRAC and MIPS)', description: 'Spitzer IRAC and MIPS mid-infrared mosaics', telescop: 'Spitzer', instrume: 'IRAC', scale: 0.6, tile: 0.5, bunit: 'MJy/sr', zeropoint: 21.58, saturate: 3000, gain: 3.7, style: 'iau', prefix: 'SWIRE', bands: [['I1', 35508, 'IRAC1'], ['I2', 44960, 'IRAC2'], ['I3', 57245, 'IRAC3'], ['I4', 78842, 'IRAC4'], ['M24', 237589, 'MIPS24', 'MIPS']] },
-  { name: 'Herschel', pretty: 'Herschel Space Observatory (PACS and SPIRE)', description: 'Herschel PACS and SPIRE far-infrared maps from H-ATLAS', telescop: 'Herschel', instrume: 'PACS', scale: 3.0, tile: 2.0, bunit: 'Jy/beam', zeropoint: 8.9, saturate: 100, gain: 1.0, style: 'iau', prefix: 'HATLAS', bands: [['P70', 715415, 'PACS70'], ['P100', 1006420, 'PACS100'], ['P160', 1609775, 'PACS160'], ['S250', 2525488, 'SPIRE250', 'SPIRE'], ['S350', 3542694, 'SPIRE350', 'SPIRE'], ['S500', 5153547, 'SPIRE500', 'SPIRE']] },
-  { name: 'Euclid', pretty: 'Euclid (VIS)', description: 'Euclid VIS optical imaging from the Early Release Observations', telescop: 'EUCLID', instrume: 'VIS', scale: 0.1, tile: 0.5, bunit: 'ADU', zeropoint: 30.13, saturate: 65000, gain: 3.5, style: 'iau', prefix: 'EUC', bands: [['VIS', 7103, 'VIS']] },
-  { name: 'HST', pretty: 'Hubble Space Telescope (ACS/WFC)', description: 'HST ACS/WFC F814W imaging of the COSMOS field', telescop: 'HST', instrume: 'ACS', scale: 0.03, tile: 0.2, bunit: 'ELECTRONS/S', zeropoint: 25.94, saturate: 80000, gain: 2.0, style: 'iau', prefix: 'ACS', bands: [['F814W', 8053, 'F814W']] },
-  { name: 'CFHT', pretty: 'Canada-France-Hawaii Telescope (MegaCam)', description: 'CFHT MegaCam u-band imaging from CFHTLS and CLAUDS', telescop: 'CFHT 3.6m', instrume: 'MegaPrime', scale: 0.187, tile: 1.0, bunit: 'ADU', zeropoint: 30.0, saturate: 60000, gain: 1.6, style: 'iau', prefix: 'CLAUDS', bands: [['u', 3800, 'u.MP9302']] },
+  {
+    name: 'GALEX',
+    pretty: 'Galaxy Evolution Explorer',
+    description: 'GALEX far- and near-ultraviolet imaging from the Medium Imaging Survey',
+    telescop: 'GALEX',
+    instrume: 'GALEX',
+    scale: 1.5,
+    tile: 1.2,
+    bunit: 'counts/s',
+    zeropoint: 18.82,
+    saturate: 5000,
+    gain: 1.0,
+    style: 'iau',
+    prefix: 'MIS',
+    bands: [
+      ['FUV', 1535, 'FUV'],
+      ['NUV', 2301, 'NUV'],
+    ],
+  },
+  {
+    name: 'SDSS',
+    pretty: 'Sloan Digital Sky Survey',
+    description: 'SDSS imaging from the 2.5-m telescope at Apache Point',
+    telescop: 'SDSS 2.5-M',
+    instrume: 'SDSS Imager',
+    scale: 0.396,
+    tile: 0.25,
+    bunit: 'nanomaggy',
+    zeropoint: 22.5,
+    saturate: 1500,
+    gain: 4.7,
+    style: 'sdss',
+    prefix: 'SDSS',
+    bands: [
+      ['u', 3567, 'u'],
+      ['g', 4735, 'g'],
+      ['r', 6195, 'r'],
+      ['i', 7510, 'i'],
+      ['z', 8977, 'z'],
+    ],
+  },
+  {
+    name: 'VST',
+    pretty: 'VLT Survey Telescope (OmegaCAM)',
+    description: 'VLT Survey Telescope OmegaCAM optical imaging from the Kilo-Degree Survey',
+    telescop: 'ESO-VST',
+    instrume: 'OMEGACAM',
+    scale: 0.2,
+    tile: 1.0,
+    bunit: 'ADU',
+    zeropoint: 30.0,
+    saturate: 42000,
+    gain: 2.5,
+    style: 'kids',
+    prefix: 'KIDS',
+    bands: [
+      ['u', 3578, 'u_SDSS'],
+      ['g', 4744, 'g_SDSS'],
+      ['r', 6313, 'r_SDSS'],
+      ['i', 7584, 'i_SDSS'],
+      ['z', 8902, 'z_SDSS'],
+    ],
+  },
+  {
+    name: 'HSC',
+    pretty: 'Subaru Hyper Suprime-Cam',
+    description: 'Subaru Hyper Suprime-Cam optical imaging from the HSC-SSP Wide, Deep and UltraDeep layers',
+    telescop: 'Subaru',
+    instrume: 'Hyper Suprime-Cam',
+    scale: 0.168,
+    tile: 0.5,
+    bunit: 'nJy',
+    zeropoint: 31.4,
+    saturate: 150000,
+    gain: 3.0,
+    style: 'iau',
+    prefix: 'HSC',
+    bands: [
+      ['g', 4798, 'HSC-G'],
+      ['r', 6218, 'HSC-R2'],
+      ['i', 7727, 'HSC-I2'],
+      ['z', 8909, 'HSC-Z'],
+      ['Y', 9775, 'HSC-Y'],
+    ],
+  },
+  {
+    name: 'VISTA',
+    pretty: 'Visible and Infrared Survey Telescope for Astronomy (VIRCAM)',
+    description: 'VISTA VIRCAM near-infrared imaging from the VIKING survey',
+    telescop: 'ESO-VISTA',
+    instrume: 'VIRCAM',
+    scale: 0.339,
+    tile: 1.5,
+    bunit: 'ADU',
+    zeropoint: 30.0,
+    saturate: 33000,
+    gain: 4.2,
+    style: 'kids',
+    prefix: 'VIKING',
+    bands: [
+      ['Z', 8833, 'Z'],
+      ['Y', 10224, 'Y'],
+      ['J', 12546, 'J'],
+      ['H', 16477, 'H'],
+      ['Ks', 21549, 'Ks'],
+    ],
+  },
+  {
+    name: 'UKIRT',
+    pretty: 'United Kingdom Infrared Telescope (WFCAM)',
+    description: 'UKIRT WFCAM near-infrared imaging from the UKIDSS Large Area Survey',
+    telescop: 'UKIRT',
+    instrume: 'WFCAM',
+    scale: 0.4,
+    tile: 0.8,
+    bunit: 'ADU',
+    zeropoint: 30.0,
+    saturate: 40000,
+    gain: 4.6,
+    style: 'iau',
+    prefix: 'LAS',
+    bands: [
+      ['Z', 8826, 'Z'],
+      ['Y', 10314, 'Y'],
+      ['J', 12501, 'J'],
+      ['H', 16354, 'H'],
+      ['K', 22058, 'K'],
+    ],
+  },
+  {
+    name: 'WISE',
+    pretty: 'Wide-field Infrared Survey Explorer',
+    description: 'unWISE coadds of the WISE and NEOWISE mid-infrared imaging',
+    telescop: 'WISE',
+    instrume: 'WISE',
+    scale: 2.75,
+    tile: 1.56,
+    bunit: 'nanomaggy',
+    zeropoint: 22.5,
+    saturate: 100000,
+    gain: 1.0,
+    style: 'unwise',
+    prefix: 'unWISE',
+    bands: [
+      ['W1', 33897, 'W1'],
+      ['W2', 46406, 'W2'],
+      ['W3', 125700, 'W3'],
+      ['W4', 223142, 'W4'],
+    ],
+  },
+  {
+    name: 'Spitzer',
+    pretty: 'Spitzer Space Telescope (IRAC and MIPS)',
+    description: 'Spitzer IRAC and MIPS mid-infrared mosaics',
+    telescop: 'Spitzer',
+    instrume: 'IRAC',
+    scale: 0.6,
+    tile: 0.5,
+    bunit: 'MJy/sr',
+    zeropoint: 21.58,
+    saturate: 3000,
+    gain: 3.7,
+    style: 'iau',
+    prefix: 'SWIRE',
+    bands: [
+      ['I1', 35508, 'IRAC1'],
+      ['I2', 44960, 'IRAC2'],
+      ['I3', 57245, 'IRAC3'],
+      ['I4', 78842, 'IRAC4'],
+      ['M24', 237589, 'MIPS24', 'MIPS'],
+    ],
+  },
+  {
+    name: 'Herschel',
+    pretty: 'Herschel Space Observatory (PACS and SPIRE)',
+    description: 'Herschel PACS and SPIRE far-infrared maps from H-ATLAS',
+    telescop: 'Herschel',
+    instrume: 'PACS',
+    scale: 3.0,
+    tile: 2.0,
+    bunit: 'Jy/beam',
+    zeropoint: 8.9,
+    saturate: 100,
+    gain: 1.0,
+    style: 'iau',
+    prefix: 'HATLAS',
+    bands: [
+      ['P70', 715415, 'PACS70'],
+      ['P100', 1006420, 'PACS100'],
+      ['P160', 1609775, 'PACS160'],
+      ['S250', 2525488, 'SPIRE250', 'SPIRE'],
+      ['S350', 3542694, 'SPIRE350', 'SPIRE'],
+      ['S500', 5153547, 'SPIRE500', 'SPIRE'],
+    ],
+  },
+  {
+    name: 'Euclid',
+    pretty: 'Euclid (VIS)',
+    description: 'Euclid VIS optical imaging from the Early Release Observations',
+    telescop: 'EUCLID',
+    instrume: 'VIS',
+    scale: 0.1,
+    tile: 0.5,
+    bunit: 'ADU',
+    zeropoint: 30.13,
+    saturate: 65000,
+    gain: 3.5,
+    style: 'iau',
+    prefix: 'EUC',
+    bands: [['VIS', 7103, 'VIS']],
+  },
+  {
+    name: 'HST',
+    pretty: 'Hubble Space Telescope (ACS/WFC)',
+    description: 'HST ACS/WFC F814W imaging of the COSMOS field',
+    telescop: 'HST',
+    instrume: 'ACS',
+    scale: 0.03,
+    tile: 0.2,
+    bunit: 'ELECTRONS/S',
+    zeropoint: 25.94,
+    saturate: 80000,
+    gain: 2.0,
+    style: 'iau',
+    prefix: 'ACS',
+    bands: [['F814W', 8053, 'F814W']],
+  },
+  {
+    name: 'CFHT',
+    pretty: 'Canada-France-Hawaii Telescope (MegaCam)',
+    description: 'CFHT MegaCam u-band imaging from CFHTLS and CLAUDS',
+    telescop: 'CFHT 3.6m',
+    instrume: 'MegaPrime',
+    scale: 0.187,
+    tile: 1.0,
+    bunit: 'ADU',
+    zeropoint: 30.0,
+    saturate: 60000,
+    gain: 1.6,
+    style: 'iau',
+    prefix: 'CLAUDS',
+    bands: [['u', 3800, 'u.MP9302']],
+  },
 ];
 
 // ---- The generator ---------------------------------------------------------------------------------
@@ -723,7 +1334,18 @@ type IdKind = 'group' | 'table' | 'column' | 'facility' | 'band' | 'region';
 
 class Generator {
   readonly files = new Map<string, string>();
-  readonly stats: ArchiveStats = { files: 0, surveys: 0, releases: 0, groups: 0, tables: 0, columns: 0, facilities: 0, bands: 0, regions: 0, bytes: 0 };
+  readonly stats: ArchiveStats = {
+    files: 0,
+    surveys: 0,
+    releases: 0,
+    groups: 0,
+    tables: 0,
+    columns: 0,
+    facilities: 0,
+    bands: 0,
+    regions: 0,
+    bytes: 0,
+  };
   private readonly rng: Rng;
   private readonly ids: Record<IdKind, number> = { group: 0, table: 0, column: 0, facility: 0, band: 0, region: 0 };
 
@@ -819,7 +1441,11 @@ class Generator {
     out.str('', 'name', survey.name);
     out.str('', 'pretty_name', def.pretty);
     out.str('', 'title', def.title);
-    out.str('', 'description', `<p>The ${def.title} (${def.pretty}) is ${def.about}. Its data releases are organised in groups of catalogues and imaging, described table by table and column by column.</p>`);
+    out.str(
+      '',
+      'description',
+      `<p>The ${def.title} (${def.pretty}) is ${def.about}. Its data releases are organised in groups of catalogues and imaging, described table by table and column by column.</p>`,
+    );
     out.str('', 'pi', def.pi);
     out.line('', 'contact', contactText(survey.contact));
     out.str('', 'website', `https://www.example.org/surveys/${survey.name}/`);
@@ -935,7 +1561,12 @@ class Generator {
     out.raw(`  - id: ${this.nextId('table')}\n`);
     out.line(I, 'name', yamlScalar(name));
     if (rng.chance(0.4)) out.str(I, 'pretty_name', name.replace(/([a-z])([A-Z])/g, '$1 $2'));
-    if (rng.chance(0.9)) out.str(I, 'description', `${kind.pretty} from ${survey.def.pretty} ${release.pretty}: ${name}${rng.chance(0.5) ? ', one row per object' : ''}.`);
+    if (rng.chance(0.9))
+      out.str(
+        I,
+        'description',
+        `${kind.pretty} from ${survey.def.pretty} ${release.pretty}: ${name}${rng.chance(0.5) ? ', one row per object' : ''}.`,
+      );
     if (rng.chance(0.15)) out.str(I, 'documentation', this.documentation(name, release));
     if (rng.chance(0.75)) {
       out.str(I, 'file_path', `/${survey.name}/${release.name}/catalogues/${group}/`);
@@ -1040,7 +1671,12 @@ class Generator {
     out.raw('bands:\n');
     // Fewer regions than bands: keep a random subset of the bands, in wavelength order.
     let bands = def.bands.slice();
-    if (budget < bands.length) bands = rng.shuffle(bands.map((_, i) => i)).slice(0, budget).sort((a, b) => a - b).map((i) => at(def.bands, i));
+    if (budget < bands.length)
+      bands = rng
+        .shuffle(bands.map((_, i) => i))
+        .slice(0, budget)
+        .sort((a, b) => a - b)
+        .map((i) => at(def.bands, i));
     const base = Math.floor(budget / bands.length);
     const extra = budget % bands.length;
     const tiles = this.tiles(def, base + (extra > 0 ? 1 : 0));
@@ -1067,7 +1703,14 @@ class Generator {
     return out;
   }
 
-  private writeBand(out: Out, release: ReleasePlan, def: FacilityDef, band: FacilityDef['bands'][number], tiles: readonly Tile[], parent: Span): void {
+  private writeBand(
+    out: Out,
+    release: ReleasePlan,
+    def: FacilityDef,
+    band: FacilityDef['bands'][number],
+    tiles: readonly Tile[],
+    parent: Span,
+  ): void {
     const rng = this.rng;
     const [name, pivot, filter] = band;
     const I = '    ';
@@ -1087,7 +1730,14 @@ class Generator {
     this.stats.bands++;
   }
 
-  private writeRegion(out: Out, release: ReleasePlan, def: FacilityDef, band: FacilityDef['bands'][number], tile: Tile, parent: Span): void {
+  private writeRegion(
+    out: Out,
+    release: ReleasePlan,
+    def: FacilityDef,
+    band: FacilityDef['bands'][number],
+    tile: Tile,
+    parent: Span,
+  ): void {
     const rng = this.rng;
     const survey = release.survey;
     const [bandName, , filter, instrument] = band;
@@ -1095,7 +1745,12 @@ class Generator {
     out.raw(`      - id: ${this.nextId('region')}\n`);
     out.line(I, 'name', yamlScalar(tile.name));
     if (rng.chance(0.1)) out.str(I, 'pretty_name', `${def.prefix} ${tile.name} (${bandName})`);
-    if (rng.chance(0.9)) out.str(I, 'description', `${def.name} ${bandName}-band coadd of tile ${tile.name}, centred on RA ${tile.raText}, Dec ${tile.decText}`);
+    if (rng.chance(0.9))
+      out.str(
+        I,
+        'description',
+        `${def.name} ${bandName}-band coadd of tile ${tile.name}, centred on RA ${tile.raText}, Dec ${tile.decText}`,
+      );
     if (rng.chance(0.85)) {
       out.str(I, 'file_path', `/${survey.name}/${release.name}/imaging/${def.name}/${bandName}/`);
       out.str(I, 'file_name', `${tile.name}_${def.name}_${bandName}.fits`);
@@ -1119,7 +1774,14 @@ class Generator {
   }
 
   /** A SWarp coadd header of exactly `cards` cards; values already written as YAML flow scalars. */
-  private header(release: ReleasePlan, def: FacilityDef, filter: string, instrument: string, tile: Tile, fk5: boolean): [string, string, string][] {
+  private header(
+    release: ReleasePlan,
+    def: FacilityDef,
+    filter: string,
+    instrument: string,
+    tile: Tile,
+    fk5: boolean,
+  ): [string, string, string][] {
     const rng = this.rng;
     const s = (text: string) => yamlScalar(text, true);
     const naxis1 = Math.round(((def.tile * 3600) / def.scale) * rng.range(0.97, 1.03));
@@ -1247,7 +1909,8 @@ function parseArgs(argv: readonly string[]): { size: Size; out: string; force: b
   let force = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = at(argv, i);
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = (): string => {
       const v = inline ?? argv[++i];
       if (v === undefined || v === '') throw new Usage(`${flag} needs a value; ${USAGE}`);
@@ -1289,7 +1952,10 @@ function prepareOutDir(dir: string, force: boolean): void {
   for (const entry of entries) rmSync(path.join(dir, entry), { recursive: true, force: true });
 }
 
-export function main(argv: readonly string[], io = { out: (t: string) => process.stdout.write(t), err: (t: string) => process.stderr.write(t) }): number {
+export function main(
+  argv: readonly string[],
+  io = { out: (t: string) => process.stdout.write(t), err: (t: string) => process.stderr.write(t) },
+): number {
   try {
     const args = parseArgs(argv);
     if (args === 'help') {

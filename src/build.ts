@@ -142,7 +142,11 @@ function planOutputs(archive: Archive, fragments: ReadonlyMap<string, Fragment>,
 async function checkArchive(options: CheckOptions, cache: Cache): Promise<CheckResult> {
   if (options.reference) return checkReference(options);
   const known = cache.scanIndex(options.metadataDir);
-  const { files: scanned, index, display } = await scanMetadata(options.metadataDir, {
+  const {
+    files: scanned,
+    index,
+    display,
+  } = await scanMetadata(options.metadataDir, {
     ...(options.displayRoot ? { displayRoot: options.displayRoot } : {}),
     ...(known ? { known } : {}),
   });
@@ -278,7 +282,10 @@ function fileOf(d: Digest, textOf: () => string, display: string): MetadataFile 
  * under it, clears the cache and runs the stage again cold (which reads nothing from the cache),
  * saying why.
  */
-async function recovering<O extends CheckOptions, R extends CheckResult>(options: O, run: (options: O, cache: Cache) => Promise<R>): Promise<R> {
+async function recovering<O extends CheckOptions, R extends CheckResult>(
+  options: O,
+  run: (options: O, cache: Cache) => Promise<R>,
+): Promise<R> {
   const open = () => (options.cacheDir && !options.reference ? openCache(options.cacheDir) : noCache());
   try {
     return await run(options, open());

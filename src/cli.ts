@@ -91,7 +91,10 @@ function progressLine(write: (text: string) => void): { update: Progress; end: (
 function formatDryRun(comparison: Comparison, out: string): string {
   const width = Math.max(0, ...comparison.changes.map((c) => c.path.length));
   const lines = comparison.changes.map(({ path: file, change, before, after }) => {
-    const size = change === 'change' ? `${sizeText(after ?? 0)} (${deltaText((after ?? 0) - (before ?? 0))})` : sizeText((change === 'add' ? after : before) ?? 0);
+    const size =
+      change === 'change'
+        ? `${sizeText(after ?? 0)} (${deltaText((after ?? 0) - (before ?? 0))})`
+        : sizeText((change === 'add' ? after : before) ?? 0);
     return `${change.padEnd(6)}  ${file.padEnd(width)}  ${size}\n`;
   });
   const count = (change: string) => comparison.changes.filter((c) => c.change === change).length;
@@ -150,7 +153,8 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
   /** Ends the progress line, and says so if the cache had to be cleared on the way. */
   const finished = (result: CheckResult, command: string) => {
     progress?.end();
-    if (result.recovered) io.stderr(`The build cache was damaged (${result.recovered}), so it was cleared and this ${command} ran without it.\n`);
+    if (result.recovered)
+      io.stderr(`The build cache was damaged (${result.recovered}), so it was cleared and this ${command} ran without it.\n`);
   };
   const pipeline = (opts: PipelineOptions) => ({
     ...(opts.cache === false || opts.reference ? {} : { cacheDir: resolve(opts.cacheDir ?? DEFAULT_CACHE_DIR) }),
@@ -178,21 +182,34 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
       .addOption(new Option('--format <format>', 'report format').choices(['text', 'github', 'json']).default('text'))
       .option('--strict', 'treat warnings as errors')
       .option('--quiet', 'list errors only (warnings are counted)')
-      .option('--base <rev>', 'git revision to compare with (e.g. origin/main): published ids must keep their meaning, and warnings are reported only on changed lines'),
-  ).action(async (opts: { metadata: string; format: 'text' | 'github' | 'json'; strict?: boolean; quiet?: boolean; base?: string } & PipelineOptions) => {
-    const result = await check({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, ...(opts.base ? { base: opts.base } : {}), ...pipeline(opts) });
-    finished(result, 'check');
-    const diagnostics = opts.strict ? strictly(result.diagnostics) : result.diagnostics;
-    const { errors } = countBySeverity(diagnostics);
-    const listed = opts.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
-    if (opts.format === 'github') io.stdout(formatGithub(listed));
-    else if (opts.format === 'json') io.stdout(formatJson(listed));
-    else {
-      const outcome = errors > 0 ? 'The metadata is invalid; fix the errors above.' : `${result.files.length} metadata files checked: no errors.`;
-      io.stdout(formatReport(diagnostics, outcome, { quiet: Boolean(opts.quiet) }));
-    }
-    setExit(errors > 0 ? EXIT.invalid : EXIT.ok);
-  });
+      .option(
+        '--base <rev>',
+        'git revision to compare with (e.g. origin/main): published ids must keep their meaning, and warnings are reported only on changed lines',
+      ),
+  ).action(
+    async (
+      opts: { metadata: string; format: 'text' | 'github' | 'json'; strict?: boolean; quiet?: boolean; base?: string } & PipelineOptions,
+    ) => {
+      const result = await check({
+        metadataDir: resolve(opts.metadata),
+        displayRoot: io.cwd,
+        ...(opts.base ? { base: opts.base } : {}),
+        ...pipeline(opts),
+      });
+      finished(result, 'check');
+      const diagnostics = opts.strict ? strictly(result.diagnostics) : result.diagnostics;
+      const { errors } = countBySeverity(diagnostics);
+      const listed = opts.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
+      if (opts.format === 'github') io.stdout(formatGithub(listed));
+      else if (opts.format === 'json') io.stdout(formatJson(listed));
+      else {
+        const outcome =
+          errors > 0 ? 'The metadata is invalid; fix the errors above.' : `${result.files.length} metadata files checked: no errors.`;
+        io.stdout(formatReport(diagnostics, outcome, { quiet: Boolean(opts.quiet) }));
+      }
+      setExit(errors > 0 ? EXIT.invalid : EXIT.ok);
+    },
+  );
 
   pipelineOptions(
     program
@@ -200,7 +217,12 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
       .description('validate the metadata and write the static API into the output folder')
       .option('--metadata <dir>', 'metadata folder', 'metadata')
       .option('--out <dir>', 'output folder (replaced as a whole, only when the build succeeds)', 'dist')
-      .addOption(new Option('--base-url <url>', "absolute URL the site is served from (default: Netlify's URL for the deploy, else http://localhost:8080)"))
+      .addOption(
+        new Option(
+          '--base-url <url>',
+          "absolute URL the site is served from (default: Netlify's URL for the deploy, else http://localhost:8080)",
+        ),
+      )
       .option('--dry-run', 'write nothing; list what a build would add, change and remove in the output folder')
       .option('--quiet', 'when the metadata is invalid, list its errors only (warnings are counted)'),
   ).action(async (opts: { metadata: string; out: string; baseUrl?: string; dryRun?: boolean; quiet?: boolean } & PipelineOptions) => {
@@ -216,7 +238,9 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     });
     finished(result, 'build');
     if (!result.plans) {
-      const outcome = opts.dryRun ? 'A build would stop here; nothing was written.' : `Nothing was written; ${opts.out} was left as it was.`;
+      const outcome = opts.dryRun
+        ? 'A build would stop here; nothing was written.'
+        : `Nothing was written; ${opts.out} was left as it was.`;
       reportProblems(result.diagnostics, outcome, opts.quiet);
       return;
     }
@@ -235,8 +259,15 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .action(async (opts: { dir: string; port: number; host: string; config?: string }) => {
       // Netlify's redirect engine is WebAssembly: loaded only when a server starts.
       const { startServer } = await import('./hosting/serve.ts');
-      const server = await startServer({ dir: resolve(opts.dir), port: opts.port, host: opts.host, ...(opts.config ? { config: resolve(opts.config) } : {}) });
-      io.stdout(`Serving ${opts.dir} at ${server.url} (try ${server.url}${requestTarget('list', { data_type: DATA_TYPES[0] })}). Press Ctrl-C to stop.\n`);
+      const server = await startServer({
+        dir: resolve(opts.dir),
+        port: opts.port,
+        host: opts.host,
+        ...(opts.config ? { config: resolve(opts.config) } : {}),
+      });
+      io.stdout(
+        `Serving ${opts.dir} at ${server.url} (try ${server.url}${requestTarget('list', { data_type: DATA_TYPES[0] })}). Press Ctrl-C to stop.\n`,
+      );
       io.onServe?.(server);
       await new Promise<void>((done) => server.server.once('close', () => done()));
       setExit(EXIT.ok);
@@ -253,7 +284,14 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
       const { formatMetadata } = await import('./curation/fmt.ts');
       const result = await formatMetadata(resolve(opts.metadata), io.cwd, { check: Boolean(opts.check) });
       const notes = opts.check
-        ? result.changed.map((file) => ({ file, line: 0, col: 0, severity: 'error' as const, rule: 'fmt/not-canonical', message: 'is not in canonical form; run `npm run fmt` and commit the result' }))
+        ? result.changed.map((file) => ({
+            file,
+            line: 0,
+            col: 0,
+            severity: 'error' as const,
+            rule: 'fmt/not-canonical',
+            message: 'is not in canonical form; run `npm run fmt` and commit the result',
+          }))
         : [];
       const problems = [...result.refused, ...notes];
       if (opts.format === 'github') {
@@ -283,10 +321,17 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .option('--now <instant>', 'the instant to write instead of the current time')
     .action(async (kind: string, target: string, opts: Record<string, string | undefined> & { metadata: string }) => {
       const fields = Object.fromEntries(
-        (['prettyName', 'title', 'description', 'pi', 'website', 'contact', 'version'] as const).flatMap((k) => (opts[k] !== undefined ? [[k, opts[k]]] : [])),
+        (['prettyName', 'title', 'description', 'pi', 'website', 'contact', 'version'] as const).flatMap((k) =>
+          opts[k] !== undefined ? [[k, opts[k]]] : [],
+        ),
       );
       const [{ scaffold }, { nowInstant }] = await Promise.all([import('./curation/new.ts'), import('./curation/stamp.ts')]);
-      const result = await scaffold(kind, target, { metadataDir: resolve(opts.metadata), displayRoot: io.cwd, now: opts.now ?? nowInstant(), fields });
+      const result = await scaffold(kind, target, {
+        metadataDir: resolve(opts.metadata),
+        displayRoot: io.cwd,
+        now: opts.now ?? nowInstant(),
+        fields,
+      });
       io.stdout(`Created ${result.file}${result.id !== undefined ? ` with id ${result.id}` : ''}.\n`);
       if (result.todo.length > 0) io.stdout(formatReport(result.todo, 'Fill these in, then run `npm run check`.'));
       setExit(EXIT.ok);
@@ -297,7 +342,9 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     io.stdout('Run `npm run stamp` to set created and updated, then `npm run check`.\n');
     setExit(EXIT.ok);
   };
-  const importing = program.command('import').description('write what a file already says into the metadata: import columns | import region');
+  const importing = program
+    .command('import')
+    .description('write what a file already says into the metadata: import columns | import region');
   importing
     .command('columns')
     .description("a FITS binary-table header, a VOTable's FIELDs or a CSV header → the columns of a table")

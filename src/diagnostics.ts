@@ -76,7 +76,10 @@ export function formatReport(diagnostics: readonly Diagnostic[], outcome: string
   const files = new Set(sorted.map((d) => d.file)).size;
   if (lines.length > 0) lines.push('');
   if (shown.length === 0) lines.push(outcome);
-  else if (options.quiet && warnings.length > 0) lines.push(`${plural(errors.length, 'error')} in ${plural(new Set(errors.map((d) => d.file)).size, 'file')}, and ${plural(warnings.length, 'warning')} not shown. ${outcome}`);
+  else if (options.quiet && warnings.length > 0)
+    lines.push(
+      `${plural(errors.length, 'error')} in ${plural(new Set(errors.map((d) => d.file)).size, 'file')}, and ${plural(warnings.length, 'warning')} not shown. ${outcome}`,
+    );
   else lines.push(`${plural(errors.length, 'error')} and ${plural(warnings.length, 'warning')} in ${plural(files, 'file')}. ${outcome}`);
   return lines.join('\n') + '\n';
 }

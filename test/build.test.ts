@@ -26,7 +26,9 @@ describe('archive-schema build', () => {
     const result = await cli(['build'], dir);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
-    expect(result.stdout).toMatch(/^Built 46 files \(31 written, 15 reused, [\d.]+ kB\) from 10 metadata files into dist for http:\/\/localhost:8080 in [\d.]+ s\.\n$/);
+    expect(result.stdout).toMatch(
+      /^Built 46 files \(31 written, 15 reused, [\d.]+ kB\) from 10 metadata files into dist for http:\/\/localhost:8080 in [\d.]+ s\.\n$/,
+    );
     const listing = JSON.parse(await readFile(path.join(dir, 'dist/api/schema/data_type/imaging.json'), 'utf8')) as { url: string }[];
     expect(listing.map((s) => s.url)).toEqual(['http://localhost:8080/api/schema/1/', 'http://localhost:8080/api/schema/7/']);
   });
@@ -80,7 +82,10 @@ describe('archive-schema build', () => {
     const target = path.join(dir, 'metadata', group);
     // Warnings in the group (units that are not VOUnits), and one error in a file that sorts after it.
     await writeFile(target, (await readFile(target, 'utf8')).replace("unit: '-'", 'unit: km/sec').replace('unit: None', 'unit: kms'));
-    await writeFile(path.join(dir, 'metadata/gamma/survey.yaml'), (await readFile(path.join(dir, 'metadata/gamma/survey.yaml'), 'utf8')).replace(/^id: \d+$/m, 'id: -3'));
+    await writeFile(
+      path.join(dir, 'metadata/gamma/survey.yaml'),
+      (await readFile(path.join(dir, 'metadata/gamma/survey.yaml'), 'utf8')).replace(/^id: \d+$/m, 'id: -3'),
+    );
     const result = await cli(['build'], dir);
     expect(result.code).toBe(1);
     const lines = result.stderr.split('\n').filter((l) => /  (error|warning)  /.test(l));
@@ -90,7 +95,9 @@ describe('archive-schema build', () => {
     const quiet = await cli(['build', '--quiet'], dir);
     expect(quiet.code).toBe(1);
     expect(quiet.stderr).not.toContain('warning  ');
-    expect(quiet.stderr).toMatch(/^metadata\/gamma\/survey\.yaml\n  metadata\/gamma\/survey\.yaml:1:5  error  [^\n]+\n\n1 error in 1 file, and 2 warnings not shown\. Nothing was written; dist was left as it was\.\n$/);
+    expect(quiet.stderr).toMatch(
+      /^metadata\/gamma\/survey\.yaml\n  metadata\/gamma\/survey\.yaml:1:5  error  [^\n]+\n\n1 error in 1 file, and 2 warnings not shown\. Nothing was written; dist was left as it was\.\n$/,
+    );
   });
 
   test('Ctrl-C stops a build at once, and the output stays as it was', async () => {
@@ -98,7 +105,10 @@ describe('archive-schema build', () => {
     expect((await cli(['build'], dir)).code).toBe(0);
     const before = await snapshotTree(path.join(dir, 'dist'));
     // A cold build of the bundled metadata in one thread: over a second of work.
-    const child = spawn(process.execPath, [path.join(PROJECT, 'bin/archive-schema.js'), 'build', '--no-cache', '--workers', '0'], { cwd: dir, stdio: 'ignore' });
+    const child = spawn(process.execPath, [path.join(PROJECT, 'bin/archive-schema.js'), 'build', '--no-cache', '--workers', '0'], {
+      cwd: dir,
+      stdio: 'ignore',
+    });
     const ended = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
     try {
       // Interrupted once it is well into the build (its start-up takes far less CPU time than this).
@@ -116,7 +126,8 @@ describe('archive-schema build', () => {
   // '…/my%20archive/lib/'" and serve could not read netlify.toml: paths were taken from URL.pathname.
   test('a checkout in a folder whose name holds a space builds, checks and serves', async () => {
     const root = path.join(await tempdir(), 'my archive');
-    for (const part of ['lib', 'bin', 'schemas', 'package.json', 'netlify.toml']) await cp(path.join(PROJECT, part), path.join(root, part), { recursive: true });
+    for (const part of ['lib', 'bin', 'schemas', 'package.json', 'netlify.toml'])
+      await cp(path.join(PROJECT, part), path.join(root, part), { recursive: true });
     await symlink(path.join(PROJECT, 'node_modules'), path.join(root, 'node_modules'));
     await cp(FIXTURE, path.join(root, 'metadata'), { recursive: true });
     const bin = path.join(root, 'bin/archive-schema.js');
@@ -178,7 +189,9 @@ describe('archive-schema build', () => {
     const bin = path.join(PROJECT, 'bin/archive-schema.js');
     const run = spawnSync('bash', ['-c', 'ulimit -f 8 && exec "$0" "$@"', process.execPath, bin, 'build'], { cwd: dir, encoding: 'utf8' });
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^archive-schema: cannot write api\/schema\/\S+ of the output: EFBIG: file too large, write; \S+\/dist was left as it was\n$/);
+    expect(run.stderr).toMatch(
+      /^archive-schema: cannot write api\/schema\/\S+ of the output: EFBIG: file too large, write; \S+\/dist was left as it was\n$/,
+    );
     expect(run.status).toBe(2);
     const after = await snapshotTree(path.join(dir, 'dist'));
     expectSameFiles(after, before);
@@ -244,16 +257,23 @@ describe('archive-schema build', () => {
     expect(result.stderr).toMatch(/holds no build; run `npm run build` first/);
   });
 
-  test('a deploy preview links to its own address, production to the site\'s', async () => {
+  test("a deploy preview links to its own address, production to the site's", async () => {
     const dir = await testdir();
-    const preview = { NETLIFY: 'true', CONTEXT: 'deploy-preview', URL: 'https://schema.example.org', DEPLOY_PRIME_URL: 'https://deploy-preview-42--schema.netlify.app' };
+    const preview = {
+      NETLIFY: 'true',
+      CONTEXT: 'deploy-preview',
+      URL: 'https://schema.example.org',
+      DEPLOY_PRIME_URL: 'https://deploy-preview-42--schema.netlify.app',
+    };
     expect((await cli(['build', '--out', 'preview'], dir, preview)).code).toBe(0);
     const listing = await readFile(path.join(dir, 'preview/api/schema/data_type/imaging.json'), 'utf8');
     expect(listing).toContain('"url":"https://deploy-preview-42--schema.netlify.app/api/schema/1/"');
     expect(listing).not.toContain('schema.example.org');
     const production = { ...preview, CONTEXT: 'production' };
     expect((await cli(['build', '--out', 'prod'], dir, production)).code).toBe(0);
-    expect(await readFile(path.join(dir, 'prod/api/schema/1/index.json'), 'utf8')).toContain('"url":"https://schema.example.org/api/schema/1/"');
+    expect(await readFile(path.join(dir, 'prod/api/schema/1/index.json'), 'utf8')).toContain(
+      '"url":"https://schema.example.org/api/schema/1/"',
+    );
   });
 });
 
@@ -270,7 +290,7 @@ describe('the command line', () => {
     expect(result.stderr).toBe(stderr);
   });
 
-  test('--version is the package\'s', async () => {
+  test("--version is the package's", async () => {
     const { version } = JSON.parse(await readFile(path.join(PROJECT, 'package.json'), 'utf8')) as { version: string };
     expect((await cli(['--version'], await tempdir())).stdout).toBe(`${version}\n`);
   });
@@ -278,10 +298,35 @@ describe('the command line', () => {
 
 describe('resolveBaseUrl', () => {
   test.each([
-    ['the flag wins', 'https://a.example.org/', { NETLIFY: 'true', CONTEXT: 'production', URL: 'https://b.example.org' }, 'https://a.example.org'],
-    ['Netlify production', undefined, { NETLIFY: 'true', CONTEXT: 'production', URL: 'https://b.example.org', DEPLOY_PRIME_URL: 'https://p--b.netlify.app' }, 'https://b.example.org'],
-    ['Netlify deploy preview', undefined, { NETLIFY: 'true', CONTEXT: 'deploy-preview', URL: 'https://b.example.org', DEPLOY_PRIME_URL: 'https://deploy-preview-7--b.netlify.app' }, 'https://deploy-preview-7--b.netlify.app'],
-    ['Netlify branch deploy', undefined, { NETLIFY: 'true', CONTEXT: 'branch-deploy', URL: 'https://b.example.org', DEPLOY_PRIME_URL: 'https://staging--b.netlify.app' }, 'https://staging--b.netlify.app'],
+    [
+      'the flag wins',
+      'https://a.example.org/',
+      { NETLIFY: 'true', CONTEXT: 'production', URL: 'https://b.example.org' },
+      'https://a.example.org',
+    ],
+    [
+      'Netlify production',
+      undefined,
+      { NETLIFY: 'true', CONTEXT: 'production', URL: 'https://b.example.org', DEPLOY_PRIME_URL: 'https://p--b.netlify.app' },
+      'https://b.example.org',
+    ],
+    [
+      'Netlify deploy preview',
+      undefined,
+      {
+        NETLIFY: 'true',
+        CONTEXT: 'deploy-preview',
+        URL: 'https://b.example.org',
+        DEPLOY_PRIME_URL: 'https://deploy-preview-7--b.netlify.app',
+      },
+      'https://deploy-preview-7--b.netlify.app',
+    ],
+    [
+      'Netlify branch deploy',
+      undefined,
+      { NETLIFY: 'true', CONTEXT: 'branch-deploy', URL: 'https://b.example.org', DEPLOY_PRIME_URL: 'https://staging--b.netlify.app' },
+      'https://staging--b.netlify.app',
+    ],
     ['outside Netlify', undefined, { URL: 'https://ignored.example.org' }, DEFAULT_BASE_URL],
     ['a path is kept, trailing slashes dropped', 'https://c.example.org/schema//', {}, 'https://c.example.org/schema'],
   ])('%s', (_name, flag, env, expected) => {
@@ -313,12 +358,19 @@ describe('netlify.toml', () => {
     await writeFile(path.join(dir, 'netlify.toml'), '[build]\n');
     const stale = await cli(['routes', '--check'], dir);
     expect(stale.code).toBe(1);
-    expect(stale.stderr).toBe('netlify.toml differs from the route table in src/hosting/routes.ts; run `npm run routes` and commit the result.\n');
+    expect(stale.stderr).toBe(
+      'netlify.toml differs from the route table in src/hosting/routes.ts; run `npm run routes` and commit the result.\n',
+    );
   });
 
   test('its cache plugin restores the build cache first and saves it last, without the spare outputs', async () => {
-    type Hook = (options: { utils: { cache: { restore: (p: string) => Promise<void>; save: (p: string) => Promise<void> } } }) => Promise<void>;
-    const plugin = (await import(path.join(PROJECT, 'netlify/plugins/archive-schema-cache/index.js'))) as { onPreBuild: Hook; onPostBuild: Hook };
+    type Hook = (options: {
+      utils: { cache: { restore: (p: string) => Promise<void>; save: (p: string) => Promise<void> } };
+    }) => Promise<void>;
+    const plugin = (await import(path.join(PROJECT, 'netlify/plugins/archive-schema-cache/index.js'))) as {
+      onPreBuild: Hook;
+      onPostBuild: Hook;
+    };
     const dir = await tempdir();
     const cache = 'node_modules/.cache/archive-schema';
     const calls: string[] = [];

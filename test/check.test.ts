@@ -60,7 +60,11 @@ interface Case {
 const cases: Case[] = [
   {
     name: 'a misspelt key names the key and suggests the near name',
-    files: { [GROUP]: group('  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: CATAID\n        descripton: Unique ID\n') },
+    files: {
+      [GROUP]: group(
+        '  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: CATAID\n        descripton: Unique ID\n',
+      ),
+    },
     file: GROUP,
     line: 11,
     col: 9,
@@ -78,7 +82,10 @@ const cases: Case[] = [
   },
   {
     name: 'a missing required key points at the mapping that lacks it',
-    files: { 'alpha/survey.yaml': 'id: 1\nname: alpha\npretty_name: Alpha\ndescription: x\npi: P\ncontact: {name: A, email: a@example.org}\nwebsite: https://a.example.org/\nactive: true\n' },
+    files: {
+      'alpha/survey.yaml':
+        'id: 1\nname: alpha\npretty_name: Alpha\ndescription: x\npi: P\ncontact: {name: A, email: a@example.org}\nwebsite: https://a.example.org/\nactive: true\n',
+    },
     file: 'alpha/survey.yaml',
     line: 1,
     col: 1,
@@ -101,16 +108,21 @@ const cases: Case[] = [
     line: 15,
     col: 15,
     rule: 'schema/type',
-    message: /band "r" > region "G09" > ra_c must be a string, found the number 135\.0; quote it to keep it as written, e\.g\. ra_c: '135\.0'$/,
+    message:
+      /band "r" > region "G09" > ra_c must be a string, found the number 135\.0; quote it to keep it as written, e\.g\. ra_c: '135\.0'$/,
   },
   {
     name: 'a timestamp without a zone is refused by the schema',
-    files: { 'alpha/dr1/release.yaml': 'name: dr1\npretty_name: DR1\nversion: 1\ndata_release_number: 1\ncontact: {name: A, email: a@example.org}\ncreated: 2015-03-01T10:00:00\nupdated: 2015-04-01T00:00:00Z\n' },
+    files: {
+      'alpha/dr1/release.yaml':
+        'name: dr1\npretty_name: DR1\nversion: 1\ndata_release_number: 1\ncontact: {name: A, email: a@example.org}\ncreated: 2015-03-01T10:00:00\nupdated: 2015-04-01T00:00:00Z\n',
+    },
     file: 'alpha/dr1/release.yaml',
     line: 6,
     col: 10,
     rule: 'schema/pattern',
-    message: /created must be an ISO 8601 instant with a date, a time and a zone, for example 2020-07-01T00:00:00Z, found the string "2015-03-01T10:00:00"/,
+    message:
+      /created must be an ISO 8601 instant with a date, a time and a zone, for example 2020-07-01T00:00:00Z, found the string "2015-03-01T10:00:00"/,
   },
   {
     name: 'a date that does not exist is refused',
@@ -132,12 +144,16 @@ const cases: Case[] = [
   },
   {
     name: 'an id used twice in one kind names the first use and the next free id',
-    files: { 'alpha/dr2/catalogues/InputCat.yaml': 'id: 21\nname: InputCat\ncreated: 2018-01-01T00:00:00Z\nupdated: 2018-01-01T00:00:00Z\ntables:\n  - id: 201\n    name: TilingCat\n    columns:\n      - id: 2001\n        name: RA\n' },
+    files: {
+      'alpha/dr2/catalogues/InputCat.yaml':
+        'id: 21\nname: InputCat\ncreated: 2018-01-01T00:00:00Z\nupdated: 2018-01-01T00:00:00Z\ntables:\n  - id: 201\n    name: TilingCat\n    columns:\n      - id: 2001\n        name: RA\n',
+    },
     file: 'alpha/dr2/catalogues/InputCat.yaml',
     line: 9,
     col: 13,
     rule: 'ids/unique',
-    message: /catalogue column id 2001 is already used by catalogue column "Z" \(metadata\/alpha\/dr1\/catalogues\/SpecCat\.yaml:\d+\); ids are unique per kind across the archive \(the next free one is 2003\)/,
+    message:
+      /catalogue column id 2001 is already used by catalogue column "Z" \(metadata\/alpha\/dr1\/catalogues\/SpecCat\.yaml:\d+\); ids are unique per kind across the archive \(the next free one is 2003\)/,
   },
   {
     name: 'the same id in different kinds is fine, but two sibling tables may not share a name',
@@ -150,7 +166,10 @@ const cases: Case[] = [
   },
   {
     name: 'survey ids are positive integers',
-    files: { 'gamma/survey.yaml': "id: 0\nname: gamma\npretty_name: G\ntitle: G\ndescription: ''\npi: P\ncontact: {name: A, email: a@example.org}\nwebsite: https://g.example.org/\nactive: true\n" },
+    files: {
+      'gamma/survey.yaml':
+        "id: 0\nname: gamma\npretty_name: G\ntitle: G\ndescription: ''\npi: P\ncontact: {name: A, email: a@example.org}\nwebsite: https://g.example.org/\nactive: true\n",
+    },
     file: 'gamma/survey.yaml',
     line: 1,
     col: 5,
@@ -159,16 +178,23 @@ const cases: Case[] = [
   },
   {
     name: 'a UCD joined with commas is refused with the corrected form',
-    files: { [GROUP]: group('  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: flag\n        ucd: meta.code.qual,stat.fit\n') },
+    files: {
+      [GROUP]: group(
+        '  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: flag\n        ucd: meta.code.qual,stat.fit\n',
+      ),
+    },
     file: GROUP,
     line: 11,
     col: 14,
     rule: 'ucd/syntax',
-    message: /table "SpecObj" > column "flag" > ucd "meta.code.qual,stat.fit" joins words with ","; use ";" instead \(meta\.code\.qual;stat\.fit\)/,
+    message:
+      /table "SpecObj" > column "flag" > ucd "meta.code.qual,stat.fit" joins words with ","; use ";" instead \(meta\.code\.qual;stat\.fit\)/,
   },
   {
     name: 'a UCD with a malformed word is refused',
-    files: { [GROUP]: group('  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: x\n        ucd: phot.mag;;em.opt\n') },
+    files: {
+      [GROUP]: group('  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: x\n        ucd: phot.mag;;em.opt\n'),
+    },
     file: GROUP,
     line: 11,
     col: 14,
@@ -182,7 +208,8 @@ const cases: Case[] = [
     line: 2,
     col: 7,
     rule: 'layout/name-mismatch',
-    message: /catalogue group name "SpecCats" differs from its file name "SpecCat.yaml"; rename the file to SpecCats.yaml or change the name/,
+    message:
+      /catalogue group name "SpecCats" differs from its file name "SpecCat.yaml"; rename the file to SpecCats.yaml or change the name/,
   },
   {
     name: 'a YAML syntax error is reported where the parser stopped',
@@ -197,39 +224,57 @@ const cases: Case[] = [
   // compact mappings"), and a few spaces gave dozens of errors: one error at that line says it.
   {
     name: 'a key indented one space too far',
-    files: { [GROUP]: group('  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: CATAID\n         description: Unique ID\n        ucd: meta.id\n') },
+    files: {
+      [GROUP]: group(
+        '  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: CATAID\n         description: Unique ID\n        ucd: meta.id\n',
+      ),
+    },
     file: GROUP,
     line: 11,
     col: 1,
     rule: 'yaml/indentation',
-    message: /^this line is indented by 9 spaces, but its siblings use 8 \(line 10\) and line 10 opens no block to nest it in; indent it by 8 spaces$/,
+    message:
+      /^this line is indented by 9 spaces, but its siblings use 8 \(line 10\) and line 10 opens no block to nest it in; indent it by 8 spaces$/,
   },
   {
     name: 'a key indented four spaces too far',
-    files: { [GROUP]: group('  - id: 200\n    name: SpecObj\n        description: All spectra\n    columns:\n      - id: 2000\n        name: CATAID\n      - id: 2001\n        name: Z\n') },
+    files: {
+      [GROUP]: group(
+        '  - id: 200\n    name: SpecObj\n        description: All spectra\n    columns:\n      - id: 2000\n        name: CATAID\n      - id: 2001\n        name: Z\n',
+      ),
+    },
     file: GROUP,
     line: 8,
     col: 1,
     rule: 'yaml/indentation',
-    message: /^this line is indented by 8 spaces, but its siblings use 4 \(line 7\) and line 7 opens no block to nest it in; indent it by 4 spaces$/,
+    message:
+      /^this line is indented by 8 spaces, but its siblings use 4 \(line 7\) and line 7 opens no block to nest it in; indent it by 4 spaces$/,
   },
   {
     name: 'a key indented one space too little',
-    files: { [GROUP]: group('  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: CATAID\n       ucd: meta.id\n') },
+    files: {
+      [GROUP]: group('  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: CATAID\n       ucd: meta.id\n'),
+    },
     file: GROUP,
     line: 11,
     col: 1,
     rule: 'yaml/indentation',
-    message: /^this line is indented by 7 spaces, which lines up with no block around it: the blocks it falls between use 8 spaces \(line 10\) and 6 spaces \(line 9\); indent it as one of them$/,
+    message:
+      /^this line is indented by 7 spaces, which lines up with no block around it: the blocks it falls between use 8 spaces \(line 10\) and 6 spaces \(line 9\); indent it as one of them$/,
   },
   {
     name: 'a list item indented as the keys of the item before it',
-    files: { [GROUP]: group('  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: CATAID\n        - id: 2001\n        name: Z\n') },
+    files: {
+      [GROUP]: group(
+        '  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: CATAID\n        - id: 2001\n        name: Z\n',
+      ),
+    },
     file: GROUP,
     line: 11,
     col: 1,
     rule: 'yaml/indentation',
-    message: /^this line is a list item indented by 8 spaces, as the keys around it are \(line 10\); the list's items use 6 spaces \(line 9\), so indent it by 6 spaces$/,
+    message:
+      /^this line is a list item indented by 8 spaces, as the keys around it are \(line 10\); the list's items use 6 spaces \(line 9\), so indent it by 6 spaces$/,
   },
   {
     name: 'a line indented with a tab',
@@ -242,7 +287,10 @@ const cases: Case[] = [
   },
   {
     name: 'a key written twice is a syntax error',
-    files: { 'gamma/survey.yaml': "id: 3\nid: 4\nname: gamma\npretty_name: G\ntitle: G\ndescription: ''\npi: P\ncontact: {name: A, email: a@example.org}\nwebsite: https://g.example.org/\nactive: true\n" },
+    files: {
+      'gamma/survey.yaml':
+        "id: 3\nid: 4\nname: gamma\npretty_name: G\ntitle: G\ndescription: ''\npi: P\ncontact: {name: A, email: a@example.org}\nwebsite: https://g.example.org/\nactive: true\n",
+    },
     file: 'gamma/survey.yaml',
     line: 2,
     col: 1,
@@ -269,7 +317,9 @@ const cases: Case[] = [
   },
   {
     name: 'a group in a folder without release.yaml',
-    files: { 'alpha/dr9/catalogues/Lost.yaml': 'id: 90\nname: Lost\ncreated: 2018-01-01T00:00:00Z\nupdated: 2018-01-01T00:00:00Z\ntables: []\n' },
+    files: {
+      'alpha/dr9/catalogues/Lost.yaml': 'id: 90\nname: Lost\ncreated: 2018-01-01T00:00:00Z\nupdated: 2018-01-01T00:00:00Z\ntables: []\n',
+    },
     file: 'alpha/dr9/catalogues/Lost.yaml',
     line: 0,
     col: 0,
@@ -283,7 +333,8 @@ const cases: Case[] = [
     line: 5,
     col: 10,
     rule: 'schema/type',
-    message: /contact must be a mapping \(key: value lines\) or null, found the string "Alpha Team <alpha-team@example\.org>"; write it as \{name: …, email: …\}/,
+    message:
+      /contact must be a mapping \(key: value lines\) or null, found the string "Alpha Team <alpha-team@example\.org>"; write it as \{name: …, email: …\}/,
   },
   {
     name: 'a contact address must be an e-mail address',
@@ -296,7 +347,9 @@ const cases: Case[] = [
   },
   {
     name: 'a FITS card must be a pair',
-    files: { [FACILITY]: facility("        ra_c: '135.0'\n        dec_c: '-0.5'\n        fits_header:\n          NAXIS: [2, axes, extra]\n") },
+    files: {
+      [FACILITY]: facility("        ra_c: '135.0'\n        dec_c: '-0.5'\n        fits_header:\n          NAXIS: [2, axes, extra]\n"),
+    },
     file: FACILITY,
     line: 18,
     col: 18,
@@ -332,7 +385,10 @@ const cases: Case[] = [
   },
   {
     name: 'two releases of a survey may not share a number',
-    files: { 'alpha/dr2/release.yaml': 'name: dr2\npretty_name: DR2\nversion: 2\ndata_release_number: 1\ncontact: {name: A, email: a@example.org}\ncreated: 2018-01-01T00:00:00Z\nupdated: 2018-01-02T00:00:00Z\n' },
+    files: {
+      'alpha/dr2/release.yaml':
+        'name: dr2\npretty_name: DR2\nversion: 2\ndata_release_number: 1\ncontact: {name: A, email: a@example.org}\ncreated: 2018-01-01T00:00:00Z\nupdated: 2018-01-02T00:00:00Z\n',
+    },
     file: 'alpha/dr2/release.yaml',
     line: 4,
     col: 22,
@@ -373,7 +429,8 @@ const cases: Case[] = [
     line: 20,
     col: 11,
     rule: 'fits/keyword',
-    message: /^band "r" > region "G09" > fits_header > crval1 is not a FITS keyword: at most 8 upper-case letters, digits, "-" or "_"; write CRVAL1$/,
+    message:
+      /^band "r" > region "G09" > fits_header > crval1 is not a FITS keyword: at most 8 upper-case letters, digits, "-" or "_"; write CRVAL1$/,
   },
   {
     name: 'a FITS value of the wrong kind',
@@ -418,7 +475,8 @@ const cases: Case[] = [
     line: 9,
     col: 21,
     rule: 'files/extension',
-    message: /^table "SpecObj" > file_extension "csv" does not agree with file_name "SpecObj\.fits"; remove file_extension to take it from the name, or correct one of them$/,
+    message:
+      /^table "SpecObj" > file_extension "csv" does not agree with file_name "SpecObj\.fits"; remove file_extension to take it from the name, or correct one of them$/,
   },
   {
     name: 'a file extension written with its dot',
@@ -498,7 +556,13 @@ describe('check reports invalid metadata at file:line:col', () => {
     const dir = await testdir({ [FACILITY]: facility(REGION_OK).replace('central_wave_ang: 6313.5', 'central_wave_ang: .inf') });
     const result = await check({ metadataDir: `${dir}/metadata`, displayRoot: dir });
     expect(result.diagnostics).toMatchObject([
-      { file: `metadata/${FACILITY}`, line: 8, col: 23, rule: 'schema/type', message: 'band "r" > central_wave_ang must be a number, found the number Infinity' },
+      {
+        file: `metadata/${FACILITY}`,
+        line: 8,
+        col: 23,
+        rule: 'schema/type',
+        message: 'band "r" > central_wave_ang must be a number, found the number Infinity',
+      },
     ]);
   });
 

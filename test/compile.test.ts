@@ -11,7 +11,8 @@ import { PROJECT, tempdir } from './helpers.ts';
 /** A copy of the project's sources, sharing its node_modules, with nothing compiled yet. */
 async function project(): Promise<string> {
   const dir = await tempdir();
-  for (const part of ['src', 'bench', 'schemas', 'scripts', 'tsconfig.json', 'package.json']) await cp(path.join(PROJECT, part), path.join(dir, part), { recursive: true });
+  for (const part of ['src', 'bench', 'schemas', 'scripts', 'tsconfig.json', 'package.json'])
+    await cp(path.join(PROJECT, part), path.join(dir, part), { recursive: true });
   await symlink(path.join(PROJECT, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
 }
@@ -36,7 +37,10 @@ test('compiles when lib/ is missing or a source changed, and leaves lib/ alone o
   expect(await mtime(path.join(dir, 'lib/hosting/routes.js'))).toBe(routes);
 
   // An edited file, a new one, and a renamed one (whose own time stays old) are compiled.
-  await writeFile(path.join(dir, 'src/hosting/routes.ts'), `${await readFile(path.join(dir, 'src/hosting/routes.ts'), 'utf8')}\nexport const EDITED = 'edited';\n`);
+  await writeFile(
+    path.join(dir, 'src/hosting/routes.ts'),
+    `${await readFile(path.join(dir, 'src/hosting/routes.ts'), 'utf8')}\nexport const EDITED = 'edited';\n`,
+  );
   expect(compile(dir).status).toBe(0);
   expect(await readFile(path.join(dir, 'lib/hosting/routes.js'), 'utf8')).toContain("export const EDITED = 'edited';");
   expect(await mtime(stamp)).toBeGreaterThan(first);

@@ -143,7 +143,14 @@ describe('every contract row over HTTP', () => {
   });
 
   test('HEAD answers as GET: same status and headers, no body', async () => {
-    for (const target of ['/api/schema/?data_type=imaging', '/api/schema/?format=api&data_type=ifs', '/api/schema/', '/api/schema/99/', '/api/schema/99/?format=api', '/api/schema/?data_type=x&format=api']) {
+    for (const target of [
+      '/api/schema/?data_type=imaging',
+      '/api/schema/?format=api&data_type=ifs',
+      '/api/schema/',
+      '/api/schema/99/',
+      '/api/schema/99/?format=api',
+      '/api/schema/?data_type=x&format=api',
+    ]) {
       const g = await get(target);
       const h = await get(target, 'HEAD');
       expect(h.status).toBe(g.status);
@@ -262,12 +269,15 @@ describe('bodies', () => {
     expectFieldOrder(body, 'Survey');
   });
 
-  test.each(['/api/schema/1/', '/api/schema/7/?format=json', '/api/schema/1/?data_type=imaging'])('%s matches the survey schema', async (target) => {
-    const body = json(await get(target));
-    const validate = validator('Survey');
-    expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
-    expectFieldOrder(body, 'Survey');
-  });
+  test.each(['/api/schema/1/', '/api/schema/7/?format=json', '/api/schema/1/?data_type=imaging'])(
+    '%s matches the survey schema',
+    async (target) => {
+      const body = json(await get(target));
+      const validate = validator('Survey');
+      expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+      expectFieldOrder(body, 'Survey');
+    },
+  );
 
   test('error and OPTIONS bodies match their schemas', async () => {
     expect(validator('NotFound')(json(await get('/api/schema/99/')))).toBe(true);
@@ -315,11 +325,14 @@ describe('bodies', () => {
     expect(Object.keys(region.regions[0].fits_header)).toEqual(['SIMPLE', 'NAXIS', 'NAXIS1', 'NAXIS2', 'CTYPE1', 'CRVAL1']);
   });
 
-  test('survey links are absolute and carry the request\'s format', async () => {
+  test("survey links are absolute and carry the request's format", async () => {
     const urls = async (target: string) => (json(await get(target)) as { url: string }[]).map((s) => s.url);
     expect(await urls('/api/schema/?data_type=imaging')).toEqual([`${BASE}/api/schema/1/`, `${BASE}/api/schema/7/`]);
-    expect(await urls('/api/schema/?data_type=imaging&format=json')).toEqual([`${BASE}/api/schema/1/?format=json`, `${BASE}/api/schema/7/?format=json`]);
-    expect(((json(await get('/api/schema/7/?format=json')) as { url: string }).url)).toBe(`${BASE}/api/schema/7/?format=json`);
+    expect(await urls('/api/schema/?data_type=imaging&format=json')).toEqual([
+      `${BASE}/api/schema/1/?format=json`,
+      `${BASE}/api/schema/7/?format=json`,
+    ]);
+    expect((json(await get('/api/schema/7/?format=json')) as { url: string }).url).toBe(`${BASE}/api/schema/7/?format=json`);
   });
 });
 
@@ -335,7 +348,11 @@ describe('the browsable pages (format=api)', () => {
     expect(page).toContain(`"url": "<a href="${BASE}/api/schema/7/?format=api" rel="nofollow">`);
     // The JSON shown is the listing, indented by four spaces.
     const shown = page.slice(page.indexOf('</span>\n') + 8, page.indexOf('</pre>\n</main>'));
-    const text = shown.replace(/<a [^>]*>([^<]*)<\/a>/g, '$1').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+    const text = shown
+      .replace(/<a [^>]*>([^<]*)<\/a>/g, '$1')
+      .replaceAll('&lt;', '<')
+      .replaceAll('&gt;', '>')
+      .replaceAll('&amp;', '&');
     const asJson = (await get('/api/schema/?data_type=imaging&format=json')).body.replaceAll('?format=json', '?format=api');
     expect(JSON.parse(text)).toEqual(JSON.parse(asJson));
   });

@@ -5,9 +5,11 @@ import { describe, expect, test } from 'vitest';
 import edge from '../netlify/edge-functions/api.ts';
 
 const context = (status: number, body: string, type: string) => ({
-  next: async () => new Response(body, { status, headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=0, must-revalidate' } }),
+  next: async () =>
+    new Response(body, { status, headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=0, must-revalidate' } }),
 });
-const call = (method: string, url: string, ctx = context(200, '[]', 'application/json')) => edge(new Request(`https://schema.test${url}`, { method }), ctx);
+const call = (method: string, url: string, ctx = context(200, '[]', 'application/json')) =>
+  edge(new Request(`https://schema.test${url}`, { method }), ctx);
 
 describe('the edge function', () => {
   test('adds the contract headers, Allow among them, to what the files answered', async () => {
@@ -24,7 +26,7 @@ describe('the edge function', () => {
     });
   });
 
-  test('gives the host\'s own 404 page the contract body', async () => {
+  test("gives the host's own 404 page the contract body", async () => {
     const res = await call('GET', '/api/schema/99/', context(404, '<html>Page not found</html>', 'text/html; charset=utf-8'));
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toBe('application/json');
@@ -45,7 +47,8 @@ describe('the edge function', () => {
   test('fills a page file in with the request as made, for GET and for HEAD', async () => {
     const page = '<!DOCTYPE html>\n<!--request-->\n<pre>[]</pre>\n';
     const pageFile = () => ({
-      next: async () => new Response(page, { headers: { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Length': String(page.length) } }),
+      next: async () =>
+        new Response(page, { headers: { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Length': String(page.length) } }),
     });
     const get = await call('GET', '/api/schema/?format=api&data_type=ifs', pageFile());
     const body = await get.text();
@@ -68,8 +71,12 @@ describe('the edge function', () => {
     ['/api/schema/1/?format=api', '/api/schema/?data_type=catalogues&amp;format=api'],
   ])('the breadcrumb of %s leads to the listing of its data type', async (target, listing) => {
     const page = '<!DOCTYPE html>\n<!--request-->\n<pre>{}</pre>\n';
-    const res = await call('GET', target, { next: async () => new Response(page, { headers: { 'Content-Type': 'text/html; charset=utf-8' } }) });
-    expect(await res.text()).toContain(`<nav class="crumbs"><a href="${listing}">Schema List</a> / Schema Instance</nav>\n<h1>Schema Instance</h1>`);
+    const res = await call('GET', target, {
+      next: async () => new Response(page, { headers: { 'Content-Type': 'text/html; charset=utf-8' } }),
+    });
+    expect(await res.text()).toContain(
+      `<nav class="crumbs"><a href="${listing}">Schema List</a> / Schema Instance</nav>\n<h1>Schema Instance</h1>`,
+    );
   });
 
   test('leaves paths outside /api/ alone', async () => {

@@ -25,7 +25,10 @@ class LanguageClient {
   private readonly pending = new Map<number, (result: unknown) => void>();
   private readonly listeners: ((method: string, params: any) => void)[] = [];
 
-  constructor(private readonly child: ChildProcessWithoutNullStreams, private readonly configuration: unknown) {
+  constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    private readonly configuration: unknown,
+  ) {
     child.stdout.on('data', (chunk: Buffer) => {
       this.buffer = Buffer.concat([this.buffer, chunk]);
       this.drain();
@@ -160,7 +163,9 @@ describe('the YAML language server with the repository settings', () => {
   test('hovering a key shows its description', async () => {
     const relative = KINDS['imaging-facility'];
     const { uri } = await open(relative, withoutComment(relative));
-    const line = withoutComment(relative).split('\n').findIndex((l) => l.includes('central_wave_ang:'));
+    const line = withoutComment(relative)
+      .split('\n')
+      .findIndex((l) => l.includes('central_wave_ang:'));
     const hover = await client.request<{ contents: unknown }>('textDocument/hover', {
       textDocument: { uri },
       position: { line, character: 8 },
@@ -173,7 +178,9 @@ describe('the YAML language server with the repository settings', () => {
       .replace('../../../schemas/', '../../../../schemas/')
       .replace(/^version: .*$/m, 'version: two');
     const { diagnostics } = await open('metadata/gama/dr2/extra/release-copy.yaml', text);
-    expect(diagnostics.map((d) => d.message)).toEqual(expect.arrayContaining([expect.stringMatching(/Incorrect type\. Expected "number"/)]));
+    expect(diagnostics.map((d) => d.message)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/Incorrect type\. Expected "number"/)]),
+    );
   });
 });
 

@@ -33,17 +33,25 @@ describe('the fast path gives the reference bytes', () => {
     ['the fixture archive', () => testdir()],
     ['the bundled metadata', () => testdir({}, BUNDLED)],
     ['the synthetic S archive', syntheticdir],
-  ])('%s', async (_name, make) => {
-    const dir = await make();
-    expect((await cli(['build', '--reference', '--out', 'reference'], dir)).code).toBe(0);
-    expect((await cli(['build', '--no-cache', '--out', 'fast'], dir)).code).toBe(0);
-    await expectSameOutput(path.join(dir, 'reference'), path.join(dir, 'fast'));
-  }, 120_000);
+  ])(
+    '%s',
+    async (_name, make) => {
+      const dir = await make();
+      expect((await cli(['build', '--reference', '--out', 'reference'], dir)).code).toBe(0);
+      expect((await cli(['build', '--no-cache', '--out', 'fast'], dir)).code).toBe(0);
+      await expectSameOutput(path.join(dir, 'reference'), path.join(dir, 'fast'));
+    },
+    120_000,
+  );
 
   test('in worker threads too (the compiled command)', async () => {
     const dir = await syntheticdir();
     expect((await cli(['build', '--reference', '--out', 'reference'], dir)).code).toBe(0);
-    const run = spawnSync(process.execPath, [path.join(PROJECT, 'bin/archive-schema.js'), 'build', '--no-cache', '--workers', '2', '--out', 'workers'], { cwd: dir, encoding: 'utf8' });
+    const run = spawnSync(
+      process.execPath,
+      [path.join(PROJECT, 'bin/archive-schema.js'), 'build', '--no-cache', '--workers', '2', '--out', 'workers'],
+      { cwd: dir, encoding: 'utf8' },
+    );
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     await expectSameOutput(path.join(dir, 'reference'), path.join(dir, 'workers'));
@@ -76,10 +84,30 @@ describe('the cache', () => {
   // The cross-file rules are skipped when their inputs' shapes are those they last passed on; an
   // edit that changes what they read must still be caught, exactly as a cold check reports it.
   test.each([
-    ['a column id taken from another group', 'alpha/dr2/catalogues/InputCat.yaml', (t: string) => t.replace('- id: 2010', '- id: 2000'), 'catalogue column id 2000 is already used'],
-    ['a name that no longer matches its file', 'alpha/dr1/catalogues/SpecCat.yaml', (t: string) => t.replace('name: SpecCat', 'name: Spectra'), 'differs from its file name'],
-    ['a group updated before its release was created', 'alpha/dr1/release.yaml', (t: string) => t.replace('created: 2015-03-01T10:00:00+10:00', 'created: 2016-01-01T00:00:00Z'), 'before it was created'],
-    ['an id retired while still in use', 'retired.yaml', () => 'retired:\n  - kind: CatalogueColumn\n    id: 2002\n    name: NOTE\n    retired: 2026-11-01T00:00:00Z\n    reason: Dropped.\n', 'was retired'],
+    [
+      'a column id taken from another group',
+      'alpha/dr2/catalogues/InputCat.yaml',
+      (t: string) => t.replace('- id: 2010', '- id: 2000'),
+      'catalogue column id 2000 is already used',
+    ],
+    [
+      'a name that no longer matches its file',
+      'alpha/dr1/catalogues/SpecCat.yaml',
+      (t: string) => t.replace('name: SpecCat', 'name: Spectra'),
+      'differs from its file name',
+    ],
+    [
+      'a group updated before its release was created',
+      'alpha/dr1/release.yaml',
+      (t: string) => t.replace('created: 2015-03-01T10:00:00+10:00', 'created: 2016-01-01T00:00:00Z'),
+      'before it was created',
+    ],
+    [
+      'an id retired while still in use',
+      'retired.yaml',
+      () => 'retired:\n  - kind: CatalogueColumn\n    id: 2002\n    name: NOTE\n    retired: 2026-11-01T00:00:00Z\n    reason: Dropped.\n',
+      'was retired',
+    ],
   ])('after a passing build, still finds %s', async (_name, file, change, message) => {
     const dir = await testdir();
     expect((await cli(['build'], dir)).code).toBe(0);
@@ -94,7 +122,10 @@ describe('the cache', () => {
   test('gives the cold bytes after an edit, a rename and a deletion', async () => {
     const dir = await testdir();
     await expectCachedEqualsCold(dir);
-    await writeFile(path.join(dir, GROUP), (await readFile(path.join(dir, GROUP), 'utf8')).replace('Heliocentric redshift', 'Heliocentric redshift (flow corrected)'));
+    await writeFile(
+      path.join(dir, GROUP),
+      (await readFile(path.join(dir, GROUP), 'utf8')).replace('Heliocentric redshift', 'Heliocentric redshift (flow corrected)'),
+    );
     await expectCachedEqualsCold(dir);
     // A rename: the group's file and name change together.
     const renamed = 'metadata/alpha/dr1/catalogues/Spectra.yaml';
@@ -205,18 +236,48 @@ describe('spares: the files a build replaced, written over by the next', () => {
   // Files of at least 1000 bytes are kept as spares here. A listing and its twin (equal bytes,
   // one file), a page that changes, one that does not, and one too small to keep.
   const page = (text: string) => `${text}\n`.repeat(400);
-  const first = { 'a/listing.json': 'L'.repeat(5000), 'a/twin.json': 'L'.repeat(5000), 'b/page.html': page('one'), 'c/same.json': 'S'.repeat(2000), 'c/small.json': 'one' };
+  const first = {
+    'a/listing.json': 'L'.repeat(5000),
+    'a/twin.json': 'L'.repeat(5000),
+    'b/page.html': page('one'),
+    'c/same.json': 'S'.repeat(2000),
+    'c/small.json': 'one',
+  };
 
   test.each([
-    ['shorter than the spares', { ...first, 'a/listing.json': 'M'.repeat(3000), 'a/twin.json': 'M'.repeat(3000), 'b/page.html': page('1') }, 2],
-    ['longer than the spares', { ...first, 'a/listing.json': 'N'.repeat(9000), 'a/twin.json': 'N'.repeat(9000), 'b/page.html': page('one, two and three') }, 2],
+    [
+      'shorter than the spares',
+      { ...first, 'a/listing.json': 'M'.repeat(3000), 'a/twin.json': 'M'.repeat(3000), 'b/page.html': page('1') },
+      2,
+    ],
+    [
+      'longer than the spares',
+      { ...first, 'a/listing.json': 'N'.repeat(9000), 'a/twin.json': 'N'.repeat(9000), 'b/page.html': page('one, two and three') },
+      2,
+    ],
     // The page's path is gone, so its spare is not kept.
-    ['at other paths', { ...first, 'a/listing.json': undefined, 'a/twin.json': 'P'.repeat(5000), 'b/page.html': undefined, 'd/new.json': 'new file'.repeat(300) }, 1],
+    [
+      'at other paths',
+      {
+        ...first,
+        'a/listing.json': undefined,
+        'a/twin.json': 'P'.repeat(5000),
+        'b/page.html': undefined,
+        'd/new.json': 'new file'.repeat(300),
+      },
+      1,
+    ],
   ])('the next output is exactly its texts, %s', async (_name, next, keeps) => {
     const third = Object.fromEntries(Object.entries(next).filter((e): e is [string, string] => e[1] !== undefined));
     const dir = await tempdir();
     const one = await write(dir, first);
-    const second = { ...first, 'a/listing.json': 'K'.repeat(4000), 'a/twin.json': 'K'.repeat(4000), 'b/page.html': page('two'), 'c/small.json': 'two' };
+    const second = {
+      ...first,
+      'a/listing.json': 'K'.repeat(4000),
+      'a/twin.json': 'K'.repeat(4000),
+      'b/page.html': page('two'),
+      'c/small.json': 'two',
+    };
     const two = await write(dir, second, one.manifest);
     // What the second output replaced, big enough to keep: one file for the listing and its twin,
     // and the page. The unchanged file is shared with the new output, so it is not a spare.
@@ -226,7 +287,9 @@ describe('spares: the files a build replaced, written over by the next', () => {
     expect(three.stats.recycled).toBe(2);
     expect(three.stats.linked).toBeGreaterThan(0);
     // The second output's files are the spares now, and the first's were written over.
-    const kept = await Promise.all((await readdir(path.join(dir, 'spares'))).map((name) => readFile(path.join(dir, 'spares', name), 'utf8')));
+    const kept = await Promise.all(
+      (await readdir(path.join(dir, 'spares'))).map((name) => readFile(path.join(dir, 'spares', name), 'utf8')),
+    );
     expect(kept.sort()).toEqual(['K'.repeat(4000), page('two')].slice(0, keeps));
     // A build that replaces nothing keeps the spares for the next that does.
     await write(dir, third, three.manifest);
@@ -241,7 +304,9 @@ describe('spares: the files a build replaced, written over by the next', () => {
     const plans = plansOf(new Map(Array.from({ length: 12 }, (_, i) => [`f/${i}.json`, `text ${i}`.repeat(300)])));
     const lost = { bytes: { file: path.join(dir, 'gone.json'), size: 10 }, key: 'lost', shift: 0, breaks: 0 };
     plans.splice(5, 0, planOf('f/lost.json', ['[', lost, ']']));
-    await expect(writePlans(plans, path.join(dir, 'out'), { spares: { dir: path.join(dir, 'spares') } })).rejects.toThrow(/^gone\.json: ENOENT/);
+    await expect(writePlans(plans, path.join(dir, 'out'), { spares: { dir: path.join(dir, 'spares') } })).rejects.toThrow(
+      /^gone\.json: ENOENT/,
+    );
     expect(await snapshotTree(path.join(dir, 'out'))).toEqual(before);
     // No staging folder is left behind.
     expect(await readdir(dir)).toEqual(['out']);
@@ -306,7 +371,9 @@ describe('spares: the files a build replaced, written over by the next', () => {
       expect((await cli(['build'], dir)).code).toBe(0);
       // The listing's page was replaced: its previous bytes are a spare now.
       const [folder] = await readdir(spares);
-      const kept = await Promise.all((await readdir(path.join(spares, folder ?? ''))).map((name) => readFile(path.join(spares, folder ?? '', name))));
+      const kept = await Promise.all(
+        (await readdir(path.join(spares, folder ?? ''))).map((name) => readFile(path.join(spares, folder ?? '', name))),
+      );
       expect(kept.some((bytes) => bytes.equals(listing))).toBe(true);
       expect((await cli(['build', '--no-cache', '--out', 'cold'], dir)).code).toBe(0);
       await expectSameOutput(path.join(dir, 'dist'), path.join(dir, 'cold'));
@@ -325,7 +392,7 @@ describe('spares: the files a build replaced, written over by the next', () => {
   }, 60_000);
 });
 
-describe('a digest\'s shape', () => {
+describe("a digest's shape", () => {
   const FILE = 'alpha/dr1/catalogues/SpecCat.yaml';
   const validators = compileValidators();
   const shapeOf = (text: string) => digest(FILE, text, 'key', validators).shape;
@@ -334,7 +401,7 @@ describe('a digest\'s shape', () => {
     ['a description', true, (t: string) => t.replace('Redshifts.', 'Redshifts, flow corrected.')],
     // Text beyond Latin-1 anywhere in a file changes how its other strings are held in memory.
     ['a description, to text beyond Latin-1', true, (t: string) => t.replace('Redshifts.', 'Redshifts (Ångström, ✓).')],
-    ['a column\'s unit', true, (t: string) => t.replace("unit: '-'", 'unit: km/s')],
+    ["a column's unit", true, (t: string) => t.replace("unit: '-'", 'unit: km/s')],
     ['a column id', false, (t: string) => t.replace('- id: 2001', '- id: 2009')],
     ['a table name', false, (t: string) => t.replace('name: SpecObj', 'name: SpecAll')],
     ['a timestamp', false, (t: string) => t.replace('updated: 2015-03-01T00:00:00Z', 'updated: 2015-03-02T00:00:00Z')],
@@ -359,7 +426,12 @@ describe('scanning the metadata', () => {
     const known = { ...first.index, [FILE]: { stamp: first.index[FILE]?.stamp ?? '', hash: 'recorded' } };
     const second = await scanMetadata(metadata, { known, now: later });
     expect(second.files.find((f) => f.relative === FILE)?.hash).toBe('recorded');
-    expect(second.files.find((f) => f.relative === FILE)?.bytes().toString('utf8')).toContain('name: SpecCat');
+    expect(
+      second.files
+        .find((f) => f.relative === FILE)
+        ?.bytes()
+        .toString('utf8'),
+    ).toContain('name: SpecCat');
   });
 
   test('an edit is seen even when it keeps the size and the modification time', async () => {
@@ -389,10 +461,17 @@ describe('shifting page text by bytes, a chunk at a time', () => {
   const text = '{\n    "name": "Ångström ünïcode",\n    "list": [\n        1\n    ]\n}\n';
   // Chunks of one byte split every line break from the spaces after it, and each UTF-8 sequence.
   test.each([
-    [4, 1], [4, 3], [4, 1000],
-    [0, 1], [0, 1000],
-    [-4, 1], [-4, 2], [-4, 5], [-4, 1000],
-    [-8, 1], [-8, 1000],
+    [4, 1],
+    [4, 3],
+    [4, 1000],
+    [0, 1],
+    [0, 1000],
+    [-4, 1],
+    [-4, 2],
+    [-4, 5],
+    [-4, 1000],
+    [-8, 1],
+    [-8, 1000],
   ])('by %i columns in chunks of %i bytes equals shifting the string', (by, size) => {
     const bytes = new TextEncoder().encode(text);
     const expected = by >= 0 ? text.replaceAll('\n', `\n${' '.repeat(by)}`) : text.replace(new RegExp(`\n {0,${-by}}`, 'g'), '\n');

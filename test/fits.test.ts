@@ -26,12 +26,7 @@ function fitsError(read: () => unknown): string {
   throw new Error('expected a FitsError');
 }
 
-const PRIMARY_NO_DATA = [
-  kv('SIMPLE', true, 'conforms to FITS standard'),
-  kv('BITPIX', 8),
-  kv('NAXIS', 0),
-  kv('EXTEND', true),
-];
+const PRIMARY_NO_DATA = [kv('SIMPLE', true, 'conforms to FITS standard'), kv('BITPIX', 8), kv('NAXIS', 0), kv('EXTEND', true)];
 
 // A BINTABLE whose heap (PCOUNT) takes the data unit over a block boundary: a reader that left
 // PCOUNT out would land inside the data and never see the MASK extension after it.
@@ -70,7 +65,15 @@ function bintableHeader(): string[] {
   ];
 }
 
-const MASK = [kv('XTENSION', 'IMAGE'), kv('BITPIX', 16), kv('NAXIS', 1), kv('NAXIS1', 5), kv('PCOUNT', 0), kv('GCOUNT', 1), kv('EXTNAME', 'MASK')];
+const MASK = [
+  kv('XTENSION', 'IMAGE'),
+  kv('BITPIX', 16),
+  kv('NAXIS', 1),
+  kv('NAXIS1', 5),
+  kv('PCOUNT', 0),
+  kv('GCOUNT', 1),
+  kv('EXTNAME', 'MASK'),
+];
 
 function tableFile(): Uint8Array {
   return concat(
@@ -89,11 +92,40 @@ const WIDE = Array.from({ length: 1200 }, (_, i) => Math.sin(i) * 1e5);
 
 function imageFile(): Uint8Array {
   return concat(
-    header([kv('SIMPLE', true), kv('BITPIX', -32), kv('NAXIS', 2), kv('NAXIS1', 10), kv('NAXIS2', 7), kv('EXTEND', true), kv('OBJECT', 'NGC 1234')]),
+    header([
+      kv('SIMPLE', true),
+      kv('BITPIX', -32),
+      kv('NAXIS', 2),
+      kv('NAXIS1', 10),
+      kv('NAXIS2', 7),
+      kv('EXTEND', true),
+      kv('OBJECT', 'NGC 1234'),
+    ]),
     dataUnit(floats(PIXELS, -32)),
-    header([kv('XTENSION', 'IMAGE'), kv('BITPIX', -64), kv('NAXIS', 2), kv('NAXIS1', 40), kv('NAXIS2', 30), kv('PCOUNT', 0), kv('GCOUNT', 1), kv('EXTNAME', 'WEIGHT')]),
+    header([
+      kv('XTENSION', 'IMAGE'),
+      kv('BITPIX', -64),
+      kv('NAXIS', 2),
+      kv('NAXIS1', 40),
+      kv('NAXIS2', 30),
+      kv('PCOUNT', 0),
+      kv('GCOUNT', 1),
+      kv('EXTNAME', 'WEIGHT'),
+    ]),
     dataUnit(floats(WIDE, -64)),
-    header([kv('XTENSION', 'BINTABLE'), kv('BITPIX', 8), kv('NAXIS', 2), kv('NAXIS1', 8), kv('NAXIS2', 0), kv('PCOUNT', 0), kv('GCOUNT', 1), kv('TFIELDS', 1), kv('TTYPE1', 'id'), kv('TFORM1', 'K'), kv('EXTNAME', 'EMPTY')]),
+    header([
+      kv('XTENSION', 'BINTABLE'),
+      kv('BITPIX', 8),
+      kv('NAXIS', 2),
+      kv('NAXIS1', 8),
+      kv('NAXIS2', 0),
+      kv('PCOUNT', 0),
+      kv('GCOUNT', 1),
+      kv('TFIELDS', 1),
+      kv('TTYPE1', 'id'),
+      kv('TFORM1', 'K'),
+      kv('EXTNAME', 'EMPTY'),
+    ]),
   );
 }
 
@@ -191,8 +223,15 @@ describe('readFitsHeaders', () => {
     // NAXIS1 = 0 in the product, or forgetting GCOUNT, would give one block.
     const file = concat(
       header([
-        kv('SIMPLE', true), kv('BITPIX', -32), kv('NAXIS', 3), kv('NAXIS1', 0), kv('NAXIS2', 2), kv('NAXIS3', 3),
-        kv('GROUPS', true), kv('PCOUNT', 4), kv('GCOUNT', 100),
+        kv('SIMPLE', true),
+        kv('BITPIX', -32),
+        kv('NAXIS', 3),
+        kv('NAXIS1', 0),
+        kv('NAXIS2', 2),
+        kv('NAXIS3', 3),
+        kv('GROUPS', true),
+        kv('PCOUNT', 4),
+        kv('GCOUNT', 100),
       ]),
       dataUnit(filler(4000)),
       header(MASK),
@@ -359,13 +398,19 @@ describe('readFitsHeaders', () => {
       { keyword: 'OBJECT', value: 'NGC 1234', comment: 'target' },
       { keyword: 'EXPTIME', value: 150, comment: '[s] exposure' },
       { keyword: 'HIERARCH ESO DET CHIP1 ID', value: 'ccd1', comment: 'chip' },
-      { keyword: 'LONGSTR', value: 'A long value written by astropy, which splits strings longer than 68 characters over CONTINUE cards', comment: '' },
+      {
+        keyword: 'LONGSTR',
+        value: 'A long value written by astropy, which splits strings longer than 68 characters over CONTINUE cards',
+        comment: '',
+      },
       { keyword: 'COMMENT', value: null, comment: 'written by astropy for archive-schema tests' },
       { keyword: 'HISTORY', value: null, comment: 'one history line' },
     ]);
     expect(table?.index).toBe(1);
     expect(value(table, 'EXTNAME')).toBe('SOURCES');
-    const columns = Array.from({ length: 5 }, (_, i) => ['TTYPE', 'TFORM', 'TUNIT', 'TUCD'].map((root) => value(table, `${root}${i + 1}`) ?? null));
+    const columns = Array.from({ length: 5 }, (_, i) =>
+      ['TTYPE', 'TFORM', 'TUNIT', 'TUCD'].map((root) => value(table, `${root}${i + 1}`) ?? null),
+    );
     expect(columns).toEqual([
       ['ra', 'D', 'deg', 'pos.eq.ra;meta.main'],
       ['dec', 'D', 'deg', 'pos.eq.dec;meta.main'],
@@ -391,7 +436,11 @@ describe('readFitsHeaders', () => {
         header([raw(' SIMPLE =                    T'), kv('BITPIX', 8), kv('NAXIS', 0)]),
         'Not a FITS file: it must begin with the card "SIMPLE  =                    T", but begins with " SIMPLE =                    T"',
       ],
-      ['SIMPLE without a logical value', header([kv('SIMPLE', 1), kv('BITPIX', 8), kv('NAXIS', 0)]), 'HDU 0, card 1: SIMPLE must be T or F, found 1'],
+      [
+        'SIMPLE without a logical value',
+        header([kv('SIMPLE', 1), kv('BITPIX', 8), kv('NAXIS', 0)]),
+        'HDU 0, card 1: SIMPLE must be T or F, found 1',
+      ],
       [
         'a header cut inside a card',
         table.subarray(0, BLOCK + 1000),
@@ -414,7 +463,10 @@ describe('readFitsHeaders', () => {
       ],
       [
         'a header with no END before the next HDU',
-        concat(Buffer.from([...PRIMARY_NO_DATA, ...Array.from({ length: 32 }, (_, i) => kv(`KEY${i}`, i))].join(''), 'latin1'), header(MASK)),
+        concat(
+          Buffer.from([...PRIMARY_NO_DATA, ...Array.from({ length: 32 }, (_, i) => kv(`KEY${i}`, i))].join(''), 'latin1'),
+          header(MASK),
+        ),
         'HDU 0 has no END card: card 37 is XTENSION, which begins another HDU',
       ],
       [
@@ -475,7 +527,7 @@ describe('readFitsHeaders', () => {
       [
         'an XTENSION without a string value',
         concat(header(PRIMARY_NO_DATA), header([kv('XTENSION', 3), kv('BITPIX', 8), kv('NAXIS', 0)])),
-        'HDU 1, card 1: XTENSION must have a string value such as \'BINTABLE\', found 3',
+        "HDU 1, card 1: XTENSION must have a string value such as 'BINTABLE', found 3",
       ],
     ])('%s', (_, bytes, message) => {
       expect(fitsError(() => readFitsHeaders(bytes))).toBe(message);
@@ -502,11 +554,15 @@ describe('parseHeaderText', () => {
     const fromFile = readFitsHeaders(gunzipSync(Buffer.from(ASTROPY_FITS, 'base64')));
     expect(fromText.map((hdu) => hdu.index)).toEqual([0, 1]);
     expect(fromText.map((hdu) => hdu.cards)).toEqual(fromFile.map((hdu) => hdu.cards));
-    expect(fromText[0]?.get('LONGSTR')?.value).toBe('A long value written by astropy, which splits strings longer than 68 characters over CONTINUE cards');
+    expect(fromText[0]?.get('LONGSTR')?.value).toBe(
+      'A long value written by astropy, which splits strings longer than 68 characters over CONTINUE cards',
+    );
   });
 
   test('numbers HDUs as fitsheader does when it prints only some of them', () => {
-    const hdus = parseHeaderText('# HDU 1 in a.fits:\nXTENSION= \'BINTABLE\'\nNAXIS2  =                   12\n\n# HDU 3 in a.fits:\nXTENSION= \'IMAGE   \'\n');
+    const hdus = parseHeaderText(
+      "# HDU 1 in a.fits:\nXTENSION= 'BINTABLE'\nNAXIS2  =                   12\n\n# HDU 3 in a.fits:\nXTENSION= 'IMAGE   '\n",
+    );
     expect(hdus.map((hdu) => [hdu.index, hdu.get('XTENSION')?.value])).toEqual([
       [1, 'BINTABLE'],
       [3, 'IMAGE'],
@@ -514,13 +570,7 @@ describe('parseHeaderText', () => {
   });
 
   test('reads a plain dump of 80-column cards, short lines and a missing last END included', () => {
-    const text = [
-      ...PRIMARY_NO_DATA.map((card) => card.trimEnd()),
-      raw('END'),
-      '',
-      ...bintableHeader().slice(0, 12),
-      ...MASK,
-    ].join('\r\n');
+    const text = [...PRIMARY_NO_DATA.map((card) => card.trimEnd()), raw('END'), '', ...bintableHeader().slice(0, 12), ...MASK].join('\r\n');
     const hdus = parseHeaderText(text);
     expect(hdus.map((hdu) => [hdu.index, hdu.cards.length, hdu.get('EXTNAME')?.value ?? null])).toEqual([
       [0, 4, null],
@@ -536,15 +586,31 @@ describe('parseHeaderText', () => {
     // The table's 39 cards and END take two blocks: the text reader must see past the first.
     const primaryAndTable = Buffer.from(file.subarray(0, 3 * BLOCK)).toString('latin1');
     const hdus = parseHeaderText(primaryAndTable);
-    expect(hdus.map((hdu) => hdu.cards)).toEqual(readFitsHeaders(file).slice(0, 2).map((hdu) => hdu.cards));
+    expect(hdus.map((hdu) => hdu.cards)).toEqual(
+      readFitsHeaders(file)
+        .slice(0, 2)
+        .map((hdu) => hdu.cards),
+    );
   });
 
   test.each([
     ['no cards', '# HDU 0 in empty.fits:\n\n', 'No FITS header cards found in the text'],
     ['only END cards', `# HDU 0 in empty.fits:\n${raw('END')}\nEND\n`, 'No FITS header cards found in the text'],
-    ['a tab', "SIMPLE  =                    T\nOBJECT  =\t'M31'", 'line 2: character U+0009 at column 10 is not printable ASCII (FITS headers allow only characters 0x20 to 0x7E)'],
-    ['a non-ASCII character', "SIMPLE  =                    T\nOBJECT  = 'Ω Cen'", 'line 2: character U+03A9 at column 12 is not printable ASCII (FITS headers allow only characters 0x20 to 0x7E)'],
-    ['a bad value', 'SIMPLE  =                    T\nBITPIX  = eight', 'line 2 (BITPIX): cannot read the value "eight" (expected a quoted string, T or F, a number or a complex pair)'],
+    [
+      'a tab',
+      "SIMPLE  =                    T\nOBJECT  =\t'M31'",
+      'line 2: character U+0009 at column 10 is not printable ASCII (FITS headers allow only characters 0x20 to 0x7E)',
+    ],
+    [
+      'a non-ASCII character',
+      "SIMPLE  =                    T\nOBJECT  = 'Ω Cen'",
+      'line 2: character U+03A9 at column 12 is not printable ASCII (FITS headers allow only characters 0x20 to 0x7E)',
+    ],
+    [
+      'a bad value',
+      'SIMPLE  =                    T\nBITPIX  = eight',
+      'line 2 (BITPIX): cannot read the value "eight" (expected a quoted string, T or F, a number or a complex pair)',
+    ],
     [
       'a bad card inside a long line',
       `${raw('SIMPLE  =                    T')}${raw('BITPIX  =                    8')}naxis   =                    0`,

@@ -16,7 +16,8 @@ export function str(value: string): string {
 
 /** A keyword card in fixed format; `value` is written as FITS text, numbers right-justified to column 30. */
 export function kv(keyword: string, value: string | number | boolean, comment?: string): string {
-  const text = typeof value === 'string' ? str(value) : (typeof value === 'boolean' ? (value ? 'T' : 'F') : String(value)).padStart(20, ' ');
+  const text =
+    typeof value === 'string' ? str(value) : (typeof value === 'boolean' ? (value ? 'T' : 'F') : String(value)).padStart(20, ' ');
   return raw(`${keyword.padEnd(8, ' ')}= ${text}${comment === undefined ? '' : ` / ${comment}`}`);
 }
 
@@ -50,4 +51,3 @@ export function floats(values: number[], bitpix: -32 | -64): Uint8Array {
   values.forEach((value, i) => (bitpix === -32 ? view.setFloat32(i * size, value) : view.setFloat64(i * size, value)));
   return new Uint8Array(view.buffer);
 }
-

@@ -78,11 +78,17 @@ describe('fmt', () => {
     expect(result.stdout).toBe(`${FILE} would be reformatted\n1 file would be reformatted, 9 already canonical.\n`);
     expect(await readFile(path.join(dir, FILE), 'utf8')).toBe(MESSY);
     const github = await cli(['fmt', '--check', '--format', 'github'], dir);
-    expect(github.stdout).toBe(`::error title=fmt/not-canonical,file=${FILE}::is not in canonical form; run \`npm run fmt\` and commit the result\n`);
+    expect(github.stdout).toBe(
+      `::error title=fmt/not-canonical,file=${FILE}::is not in canonical form; run \`npm run fmt\` and commit the result\n`,
+    );
   });
 
   test.each([
-    ['merge-conflict markers', `id: 21\n<<<<<<< HEAD\nname: InputCat\n=======\nname: InputCats\n>>>>>>> other\n`, `${FILE}:2:1  error  has merge-conflict markers; resolve the conflict first, nothing was changed  [fmt/refused]`],
+    [
+      'merge-conflict markers',
+      `id: 21\n<<<<<<< HEAD\nname: InputCat\n=======\nname: InputCats\n>>>>>>> other\n`,
+      `${FILE}:2:1  error  has merge-conflict markers; resolve the conflict first, nothing was changed  [fmt/refused]`,
+    ],
     ['broken YAML', `id: 21\nname: [InputCat\n`, `${FILE}:3:1  error  is not valid YAML (`],
   ])('never touches a file with %s', async (_what, text, message) => {
     const dir = await testdir({ 'alpha/dr2/catalogues/InputCat.yaml': text });
@@ -93,7 +99,8 @@ describe('fmt', () => {
   });
 
   test('keeps invisible characters visible as escapes', async () => {
-    const text = 'id: 21\nname: InputCat\ndescription: "tab\\there, line\\u2028separator, zero\\u200bwidth"\ncreated: 2018-01-01T00:00:00Z\nupdated: 2018-01-01T00:00:00Z\ntables: []\n';
+    const text =
+      'id: 21\nname: InputCat\ndescription: "tab\\there, line\\u2028separator, zero\\u200bwidth"\ncreated: 2018-01-01T00:00:00Z\nupdated: 2018-01-01T00:00:00Z\ntables: []\n';
     const dir = await testdir({ 'alpha/dr2/catalogues/InputCat.yaml': text });
     await cli(['fmt'], dir);
     const after = await readFile(path.join(dir, FILE), 'utf8');
@@ -105,7 +112,11 @@ describe('fmt', () => {
   test.each([[['fmt']], [['fmt', '--check']]])('%j on a metadata folder that does not exist is trouble, exit 2', async (argv) => {
     const dir = await testdir();
     const result = await cli([...argv, '--metadata', 'no-such-folder'], dir);
-    expect(result).toEqual({ code: 2, stdout: '', stderr: 'archive-schema: metadata folder no-such-folder does not exist; pass the right folder with --metadata\n' });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'archive-schema: metadata folder no-such-folder does not exist; pass the right folder with --metadata\n',
+    });
   });
 
   test('the bundled metadata is canonical', async () => {

@@ -78,7 +78,8 @@ describe('check --base', () => {
         col: 0,
         severity: 'error',
         rule: 'ids/published',
-        message: 'survey 3 (gamma) is published on the base branch and is gone; clients may still ask for it. Put it back, or record its retirement in metadata/retired.yaml',
+        message:
+          'survey 3 (gamma) is published on the base branch and is gone; clients may still ask for it. Put it back, or record its retirement in metadata/retired.yaml',
       },
     ]);
   });
@@ -101,7 +102,9 @@ describe('check --base', () => {
     await edit(dir, 'metadata/beta/survey.yaml', (t) => t.replace('id: 7', 'id: 3'));
     const result = await cli(['check', '--base', 'main'], dir);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('metadata/beta/survey.yaml:1:5  error  survey id 3 was published as "gamma" and now names "beta"; an id keeps its meaning: give this survey a new id  [ids/published]');
+    expect(result.stdout).toContain(
+      'metadata/beta/survey.yaml:1:5  error  survey id 3 was published as "gamma" and now names "beta"; an id keeps its meaning: give this survey a new id  [ids/published]',
+    );
     expect(result.stdout).toContain('survey 7 (beta) is published on the base branch and is gone');
   });
 
@@ -110,12 +113,17 @@ describe('check --base', () => {
     await edit(dir, GROUP, (t) => t.replace('name: NOTE', 'name: NOTES'));
     const result = await cli(['check', '--base', 'main'], dir);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/SpecCat\.yaml:\d+:15  warning  catalogue column 2002 was published as "NOTE" and is renamed "NOTES"; clients that look it up by name will miss it  \[ids\/renamed\]/);
+    expect(result.stdout).toMatch(
+      /SpecCat\.yaml:\d+:15  warning  catalogue column 2002 was published as "NOTE" and is renamed "NOTES"; clients that look it up by name will miss it  \[ids\/renamed\]/,
+    );
     expect((await cli(['check', '--base', 'main', '--strict'], dir)).code).toBe(1);
   });
 
   test('warnings are reported only on lines changed since the base; errors everywhere', async () => {
-    const dir = await testdir({ 'alpha/dr2/catalogues/InputCat.yaml': 'id: 21\nname: InputCat\ncreated: 2018-01-01T00:00:00Z\nupdated: 2018-01-01T00:00:00Z\ntables:\n  - id: 201\n    name: TilingCat\n    columns:\n      - id: 2010\n        name: RA\n        unit: km s-1\n' });
+    const dir = await testdir({
+      'alpha/dr2/catalogues/InputCat.yaml':
+        'id: 21\nname: InputCat\ncreated: 2018-01-01T00:00:00Z\nupdated: 2018-01-01T00:00:00Z\ntables:\n  - id: 201\n    name: TilingCat\n    columns:\n      - id: 2010\n        name: RA\n        unit: km s-1\n',
+    });
     const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
     git('init', '-q', '-b', 'main');
     git('add', '.');
@@ -127,7 +135,9 @@ describe('check --base', () => {
     const changed = await cli(['check', '--base', 'main'], dir);
     expect(changed.code).toBe(0);
     expect(changed.stdout).not.toContain('km s-1');
-    expect(changed.stdout).toContain('metadata/alpha/dr2/catalogues/InputCat.yaml:14:15  warning  table "TilingCat" > column "MASS" > unit "Msun" is not a known VOUnit (write solMass)  [units/vounit]');
+    expect(changed.stdout).toContain(
+      'metadata/alpha/dr2/catalogues/InputCat.yaml:14:15  warning  table "TilingCat" > column "MASS" > unit "Msun" is not a known VOUnit (write solMass)  [units/vounit]',
+    );
     expect((await cli(['check', '--base', 'main', '--quiet'], dir)).stdout).toBe('10 metadata files checked: no errors.\n');
   });
 
@@ -135,6 +145,8 @@ describe('check --base', () => {
     const dir = await repo();
     const result = await cli(['check', '--base', 'no-such-branch'], dir);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('archive-schema: no-such-branch is not a revision of this repository; pass a branch, tag or commit with --base (in CI, fetch the base branch first)\n');
+    expect(result.stderr).toBe(
+      'archive-schema: no-such-branch is not a revision of this repository; pass a branch, tag or commit with --base (in CI, fetch the base branch first)\n',
+    );
   });
 });

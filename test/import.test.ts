@@ -14,14 +14,36 @@ const FACILITY = 'metadata/alpha/dr2/imaging/VST.yaml';
 /** SpecAll.fits: an empty primary HDU and a 3-row BINTABLE with four described columns. */
 function tableFile(): Uint8Array {
   const columns = [
-    kv('TTYPE1', 'CATAID', 'label for field 1'), kv('TFORM1', 'J'), kv('TUCD1', 'meta.id;meta.main'), kv('TCOMM1', 'Unique ID of GAMA object'),
-    kv('TTYPE2', 'Z', 'Heliocentric redshift'), kv('TFORM2', 'E'), kv('TUCD2', 'src.redshift'),
-    kv('TTYPE3', 'RA'), kv('TFORM3', 'D'), kv('TUNIT3', 'deg'), kv('TUCD3', 'pos.eq.ra'), kv('TCOMM3', 'RA of spectrum (J2000)'),
-    kv('TTYPE4', 'SN'), kv('TFORM4', 'E'), kv('TCOMM4', 'Median signal-to-noise per pixel'),
+    kv('TTYPE1', 'CATAID', 'label for field 1'),
+    kv('TFORM1', 'J'),
+    kv('TUCD1', 'meta.id;meta.main'),
+    kv('TCOMM1', 'Unique ID of GAMA object'),
+    kv('TTYPE2', 'Z', 'Heliocentric redshift'),
+    kv('TFORM2', 'E'),
+    kv('TUCD2', 'src.redshift'),
+    kv('TTYPE3', 'RA'),
+    kv('TFORM3', 'D'),
+    kv('TUNIT3', 'deg'),
+    kv('TUCD3', 'pos.eq.ra'),
+    kv('TCOMM3', 'RA of spectrum (J2000)'),
+    kv('TTYPE4', 'SN'),
+    kv('TFORM4', 'E'),
+    kv('TCOMM4', 'Median signal-to-noise per pixel'),
   ];
   return concat(
     header([kv('SIMPLE', true), kv('BITPIX', 8), kv('NAXIS', 0), kv('EXTEND', true)]),
-    header([kv('XTENSION', 'BINTABLE'), kv('BITPIX', 8), kv('NAXIS', 2), kv('NAXIS1', 20), kv('NAXIS2', 3), kv('PCOUNT', 0), kv('GCOUNT', 1), kv('TFIELDS', 4), ...columns, kv('EXTNAME', 'SPECALL')]),
+    header([
+      kv('XTENSION', 'BINTABLE'),
+      kv('BITPIX', 8),
+      kv('NAXIS', 2),
+      kv('NAXIS1', 20),
+      kv('NAXIS2', 3),
+      kv('PCOUNT', 0),
+      kv('GCOUNT', 1),
+      kv('TFIELDS', 4),
+      ...columns,
+      kv('EXTNAME', 'SPECALL'),
+    ]),
     dataUnit(new Uint8Array(60)),
   );
 }
@@ -29,14 +51,37 @@ function tableFile(): Uint8Array {
 /** G12_r.fits: a 40 x 30 float image centred on G12 with a TAN WCS. */
 function imageFile(): Uint8Array {
   return concat(
-    header([
-      kv('SIMPLE', true, 'conforms to FITS standard'), kv('BITPIX', -32, 'array data type'), kv('NAXIS', 2), kv('NAXIS1', 40), kv('NAXIS2', 30),
-      kv('OBJECT', 'G12'), kv('EQUINOX', 2000.0, 'Mean equinox'), kv('RADESYS', 'ICRS'),
-      kv('CTYPE1', 'RA---TAN'), kv('CUNIT1', 'deg'), kv('CRVAL1', 180.25, 'World coordinate on this axis'), kv('CRPIX1', 20.5), kv('CD1_1', -5.5555555555e-5),
-      kv('CTYPE2', 'DEC--TAN'), kv('CUNIT2', 'deg'), kv('CRVAL2', -0.5), kv('CRPIX2', 15.5), kv('CD2_2', 5.5555555555e-5),
-      kv('BUNIT', 'ADU'), kv('FILTER', 'r_SDSS'), kv('DATE-OBS', '2016-03-02T01:02:03'),
-    ].concat(['HISTORY resampled with SWarp'.padEnd(80, ' ')])),
-    dataUnit(floats(Array.from({ length: 1200 }, (_, i) => i / 10), -32)),
+    header(
+      [
+        kv('SIMPLE', true, 'conforms to FITS standard'),
+        kv('BITPIX', -32, 'array data type'),
+        kv('NAXIS', 2),
+        kv('NAXIS1', 40),
+        kv('NAXIS2', 30),
+        kv('OBJECT', 'G12'),
+        kv('EQUINOX', 2000.0, 'Mean equinox'),
+        kv('RADESYS', 'ICRS'),
+        kv('CTYPE1', 'RA---TAN'),
+        kv('CUNIT1', 'deg'),
+        kv('CRVAL1', 180.25, 'World coordinate on this axis'),
+        kv('CRPIX1', 20.5),
+        kv('CD1_1', -5.5555555555e-5),
+        kv('CTYPE2', 'DEC--TAN'),
+        kv('CUNIT2', 'deg'),
+        kv('CRVAL2', -0.5),
+        kv('CRPIX2', 15.5),
+        kv('CD2_2', 5.5555555555e-5),
+        kv('BUNIT', 'ADU'),
+        kv('FILTER', 'r_SDSS'),
+        kv('DATE-OBS', '2016-03-02T01:02:03'),
+      ].concat(['HISTORY resampled with SWarp'.padEnd(80, ' ')]),
+    ),
+    dataUnit(
+      floats(
+        Array.from({ length: 1200 }, (_, i) => i / 10),
+        -32,
+      ),
+    ),
   );
 }
 
@@ -127,7 +172,10 @@ describe('import columns', () => {
 
   test('from a VOTable FIELD list, descriptions with their white space folded', async () => {
     const dir = await project();
-    const result = await cli(['import', 'columns', 'tiling.vot', '--into', 'metadata/alpha/dr2/catalogues/InputCat.yaml', '--table', 'TilingCat'], dir);
+    const result = await cli(
+      ['import', 'columns', 'tiling.vot', '--into', 'metadata/alpha/dr2/catalogues/InputCat.yaml', '--table', 'TilingCat'],
+      dir,
+    );
     expect(result.code).toBe(0);
     const columns = (await yamlOf(dir, 'metadata/alpha/dr2/catalogues/InputCat.yaml')).tables[0].columns;
     expect(columns).toEqual([
@@ -143,13 +191,31 @@ describe('import columns', () => {
     const result = await cli(['import', 'columns', 'cube_obs.csv', '--into', GROUP, '--table', 'CubeObs'], dir);
     expect(result.stdout).toContain('4 columns added'.replace('4', '3'));
     const table = (await yamlOf(dir, GROUP)).tables[1];
-    expect(table).toEqual({ id: 202, name: 'CubeObs', file_name: 'cube_obs.csv', columns: [{ id: 2011, name: 'CUBEID' }, { id: 2012, name: 'CATID' }, { id: 2013, name: 'CUBEFWHM' }] });
+    expect(table).toEqual({
+      id: 202,
+      name: 'CubeObs',
+      file_name: 'cube_obs.csv',
+      columns: [
+        { id: 2011, name: 'CUBEID' },
+        { id: 2012, name: 'CATID' },
+        { id: 2013, name: 'CUBEFWHM' },
+      ],
+    });
   });
 
   test.each([
-    [['import', 'columns', 'G12_r.fits', '--into', GROUP, '--table', 'X'], /G12_r\.fits has no table HDU \(one with TFIELDS\); pass --hdu to choose one$/m],
-    [['import', 'columns', 'SpecAll.fits', '--into', FACILITY, '--table', 'X'], /--into metadata\/alpha\/dr2\/imaging\/VST\.yaml is not a catalogue group file/],
-    [['import', 'columns', 'notes.txt', '--into', GROUP, '--table', 'X'], /cannot tell what .*notes\.txt is: expected a FITS file, a FITS header as text, a VOTable \(XML\) or a CSV file/],
+    [
+      ['import', 'columns', 'G12_r.fits', '--into', GROUP, '--table', 'X'],
+      /G12_r\.fits has no table HDU \(one with TFIELDS\); pass --hdu to choose one$/m,
+    ],
+    [
+      ['import', 'columns', 'SpecAll.fits', '--into', FACILITY, '--table', 'X'],
+      /--into metadata\/alpha\/dr2\/imaging\/VST\.yaml is not a catalogue group file/,
+    ],
+    [
+      ['import', 'columns', 'notes.txt', '--into', GROUP, '--table', 'X'],
+      /cannot tell what .*notes\.txt is: expected a FITS file, a FITS header as text, a VOTable \(XML\) or a CSV file/,
+    ],
   ])('refuses what it cannot do: %j', async (argv, message) => {
     const dir = await project();
     await writeFile(path.join(dir, 'notes.txt'), 'just some notes\n');
@@ -171,7 +237,16 @@ describe('import region', () => {
         'Run `npm run stamp` to set created and updated, then `npm run check`.\n',
     );
     const region = (await yamlOf(dir, FACILITY)).bands[0].regions[1];
-    expect(region).toMatchObject({ id: 3001, name: 'G12', file_name: 'G12_r.fits', ra_c: '180.25', dec_c: '-0.5', unit: 'deg', frame: 'icrs', equinox: 'j2000' });
+    expect(region).toMatchObject({
+      id: 3001,
+      name: 'G12',
+      file_name: 'G12_r.fits',
+      ra_c: '180.25',
+      dec_c: '-0.5',
+      unit: 'deg',
+      frame: 'icrs',
+      equinox: 'j2000',
+    });
     expect(Object.keys(region.fits_header).slice(0, 6)).toEqual(['SIMPLE', 'BITPIX', 'NAXIS', 'NAXIS1', 'NAXIS2', 'OBJECT']);
     expect(region.fits_header.CRVAL1).toEqual([180.25, 'World coordinate on this axis']);
     expect(region.fits_header.SIMPLE).toEqual([true, 'conforms to FITS standard']);
@@ -183,7 +258,13 @@ describe('import region', () => {
     await cli(['import', 'region', 'G12_r.fits', '--into', FACILITY, '--band', 'r'], fromFile);
     const fromText = await project();
     const cards = Buffer.from(imageFile().subarray(0, 2880)).toString('latin1').match(/.{80}/g) ?? [];
-    await writeFile(path.join(fromText, 'G12_r.hdr'), `${cards.map((c) => c.trimEnd()).filter(Boolean).join('\n')}\n`);
+    await writeFile(
+      path.join(fromText, 'G12_r.hdr'),
+      `${cards
+        .map((c) => c.trimEnd())
+        .filter(Boolean)
+        .join('\n')}\n`,
+    );
     const result = await cli(['import', 'region', 'G12_r.hdr', '--into', FACILITY, '--band', 'r'], fromText);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);

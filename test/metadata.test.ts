@@ -52,7 +52,8 @@ test('every region has a FITS header with the WCS keywords, centred where its ra
   const regions = [...walkNodes(archive)].filter((n) => n.kind === 'ImagingRegion').map((n) => n.node as RegionYaml);
   for (const region of regions) {
     const h = region.fits_header;
-    for (const key of ['NAXIS', 'NAXIS1', 'NAXIS2', 'CTYPE1', 'CTYPE2', 'CRVAL1', 'CRVAL2', 'BUNIT']) expect(h, `${region.name} ${key}`).toHaveProperty(key);
+    for (const key of ['NAXIS', 'NAXIS1', 'NAXIS2', 'CTYPE1', 'CTYPE2', 'CRVAL1', 'CRVAL2', 'BUNIT'])
+      expect(h, `${region.name} ${key}`).toHaveProperty(key);
     expect('CDELT1' in h || 'CD1_1' in h).toBe(true);
     expect(Math.abs(Number(h.CRVAL1?.[0]) - Number(region.ra_c))).toBeLessThan(1);
     expect(Math.abs(Number(h.CRVAL2?.[0]) - Number(region.dec_c))).toBeLessThan(1);

@@ -42,9 +42,20 @@ test('a null key is the one difference: js-yaml names it "null", and check repor
   expect(parse(text)).toEqual({ id: 1, '': 'nothing' });
   const { check } = await import('../src/build.ts');
   const { testdir } = await import('./helpers.ts');
-  const dir = await testdir({ 'gamma/survey.yaml': "id: 3\nname: gamma\npretty_name: G\ntitle: G\ndescription: ''\npi: P\ncontact: {name: A, email: a@example.org}\nwebsite: https://g.example.org/\nactive: true\n~: x\n" });
+  const dir = await testdir({
+    'gamma/survey.yaml':
+      "id: 3\nname: gamma\npretty_name: G\ntitle: G\ndescription: ''\npi: P\ncontact: {name: A, email: a@example.org}\nwebsite: https://g.example.org/\nactive: true\n~: x\n",
+  });
   const result = await check({ metadataDir: `${dir}/metadata`, displayRoot: dir });
-  expect(result.diagnostics).toMatchObject([{ file: 'metadata/gamma/survey.yaml', line: 10, col: 1, rule: 'schema/unknown-key', message: expect.stringMatching(/^unknown key "null"/) }]);
+  expect(result.diagnostics).toMatchObject([
+    {
+      file: 'metadata/gamma/survey.yaml',
+      line: 10,
+      col: 1,
+      rule: 'schema/unknown-key',
+      message: expect.stringMatching(/^unknown key "null"/),
+    },
+  ]);
 });
 
 describe('the fast path', () => {

@@ -34,7 +34,8 @@ function toolkit(d: Diagnostic): string {
 function parseCommand(line: string): { command: string; properties: Record<string, string>; message: string } {
   const m = /^::([a-z]+)(?: ([^:]*))?::(.*)$/.exec(line);
   if (!m) throw new Error(`not a workflow command: ${line}`);
-  const unescape = (s: string) => s.replaceAll('%0D', '\r').replaceAll('%0A', '\n').replaceAll('%3A', ':').replaceAll('%2C', ',').replaceAll('%25', '%');
+  const unescape = (s: string) =>
+    s.replaceAll('%0D', '\r').replaceAll('%0A', '\n').replaceAll('%3A', ':').replaceAll('%2C', ',').replaceAll('%25', '%');
   const properties: Record<string, string> = {};
   for (const pair of (m[2] ?? '').split(',').filter(Boolean)) {
     const eq = pair.indexOf('=');
@@ -74,7 +75,11 @@ describe('GitHub annotations', () => {
     // Sorted by position, then rule, then message.
     expect(lines.map((l) => parseCommand(l))).toEqual([
       ...['active', 'contact', 'description', 'pi', 'pretty_name', 'title', 'website'].map(required),
-      { command: 'error', properties: { title: 'schema/minimum', file: 'metadata/gamma/survey.yaml', line: '1', col: '5' }, message: 'id must be at least 1, found the number 0' },
+      {
+        command: 'error',
+        properties: { title: 'schema/minimum', file: 'metadata/gamma/survey.yaml', line: '1', col: '5' },
+        message: 'id must be at least 1, found the number 0',
+      },
     ]);
     expect(result.stderr).toBe('');
   });
@@ -87,14 +92,24 @@ describe('GitHub annotations', () => {
 
 describe('check --format json', () => {
   test('prints the diagnostics as data', async () => {
-    const dir = await testdir({ 'gamma/survey.yaml': "id: 3\nname: gamma\npretty_name: G\ntitle: G\ndescription: ''\npi: P\ncontact: {name: A, email: a@example.org}\nwebsite: https://g.example.org/\nactive: yes\n" });
+    const dir = await testdir({
+      'gamma/survey.yaml':
+        "id: 3\nname: gamma\npretty_name: G\ntitle: G\ndescription: ''\npi: P\ncontact: {name: A, email: a@example.org}\nwebsite: https://g.example.org/\nactive: yes\n",
+    });
     const result = await cli(['check', '--format', 'json'], dir);
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toEqual({
       errors: 1,
       warnings: 0,
       diagnostics: [
-        { file: 'metadata/gamma/survey.yaml', line: 9, col: 9, severity: 'error', rule: 'schema/type', message: 'active must be true or false, found the string "yes"' },
+        {
+          file: 'metadata/gamma/survey.yaml',
+          line: 9,
+          col: 9,
+          severity: 'error',
+          rule: 'schema/type',
+          message: 'active must be true or false, found the string "yes"',
+        },
       ],
     });
   });

@@ -41,19 +41,30 @@ describe('new', () => {
 
   test('a survey lists what only a person can fill in', async () => {
     const dir = await testdir();
-    const result = await cli(['new', 'survey', 'delta', '--title', 'Delta Survey', '--contact', 'Delta Team <delta-team@example.org>', ...NOW], dir);
+    const result = await cli(
+      ['new', 'survey', 'delta', '--title', 'Delta Survey', '--contact', 'Delta Team <delta-team@example.org>', ...NOW],
+      dir,
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Created metadata/delta/survey.yaml with id 8.\n');
     expect(result.stdout).toContain('metadata/delta/survey.yaml:7:5  error  pi must not be empty');
     expect(result.stdout).toContain('website must be an absolute address');
     expect(result.stdout).toMatch(/Fill these in, then run `npm run check`\.\n$/);
-    expect(await readFile(path.join(dir, 'metadata/delta/survey.yaml'), 'utf8')).toContain('contact: {name: Delta Team, email: delta-team@example.org}\n');
+    expect(await readFile(path.join(dir, 'metadata/delta/survey.yaml'), 'utf8')).toContain(
+      'contact: {name: Delta Team, email: delta-team@example.org}\n',
+    );
   });
 
   test.each([
-    [['new', 'group', 'alpha/dr9/X'], 'archive-schema: there is no release alpha/dr9; create it first with: archive-schema new release alpha/dr9\n'],
+    [
+      ['new', 'group', 'alpha/dr9/X'],
+      'archive-schema: there is no release alpha/dr9; create it first with: archive-schema new release alpha/dr9\n',
+    ],
     [['new', 'release', 'alpha/dr1'], 'archive-schema: metadata/alpha/dr1/release.yaml already exists; edit it instead\n'],
-    [['new', 'facility', 'alpha/dr2/Bad.Name'], `archive-schema: metadata/alpha/dr2/imaging/Bad.Name.yaml: name must be letters, digits, '_' or '-', starting with a letter or digit (it is also the file name and part of band_key), found the string "Bad.Name"; nothing was written\n`],
+    [
+      ['new', 'facility', 'alpha/dr2/Bad.Name'],
+      `archive-schema: metadata/alpha/dr2/imaging/Bad.Name.yaml: name must be letters, digits, '_' or '-', starting with a letter or digit (it is also the file name and part of band_key), found the string "Bad.Name"; nothing was written\n`,
+    ],
     [['new', 'release', 'alpha'], 'archive-schema: new release takes SURVEY/RELEASE, for example gama/dr5; got "alpha"\n'],
   ])('refuses %j', async (argv, message) => {
     const dir = await testdir();

@@ -13,7 +13,9 @@ import { compileValidators, validateFiles, writePrecompiledValidators } from '..
 import { BUNDLED, FIXTURE, PROJECT, syntheticdir, tempdir, testdir } from './helpers.ts';
 
 const files = [
-  ...readdirSync(path.join(PROJECT, 'schemas')).filter((f) => f.endsWith('.json')).map((f) => `schemas/${f}`),
+  ...readdirSync(path.join(PROJECT, 'schemas'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => `schemas/${f}`),
   ...readdirSync(path.join(PROJECT, 'schemas/api')).map((f) => `schemas/api/${f}`),
 ];
 
@@ -124,6 +126,8 @@ describe('validators compiled ahead of time', async () => {
     await writeFile(path.join(schemas, 'survey.schema.json'), JSON.stringify(survey));
     const changed = compileValidators(pathToFileURL(`${schemas}/`), file);
     expect(changed.Survey({ id: 1, name: 'x' })).toBe(false);
-    expect(changed.Survey.errors?.some((e) => e.keyword === 'required' && (e.params as { missingProperty: string }).missingProperty === 'pi')).toBe(true);
+    expect(
+      changed.Survey.errors?.some((e) => e.keyword === 'required' && (e.params as { missingProperty: string }).missingProperty === 'pi'),
+    ).toBe(true);
   });
 });

@@ -26,7 +26,13 @@ async function edit(dir: string, file: string, change: (text: string) => string)
 describe('stamp', () => {
   test('sets updated on changed nodes and created on new ones, where fmt would put them', async () => {
     const dir = await repo();
-    await edit(dir, GROUP, (t) => t.replace('description: Heliocentric redshift', 'description: Heliocentric redshift, flow-corrected') + '      - id: 2003\n        name: ZERR\n        description: Error on Z\n');
+    await edit(
+      dir,
+      GROUP,
+      (t) =>
+        t.replace('description: Heliocentric redshift', 'description: Heliocentric redshift, flow-corrected') +
+        '      - id: 2003\n        name: ZERR\n        description: Error on Z\n',
+    );
     await edit(dir, 'metadata/beta/dr1/release.yaml', (t) => t.replace('pretty_name: Beta DR1', 'pretty_name: Beta Data Release 1'));
     const result = await cli(['stamp', '--now', '2026-11-22T06:00:00Z'], dir);
     expect(result).toEqual({
@@ -39,8 +45,12 @@ describe('stamp', () => {
         'Stamped 3 nodes in 2 files with 2026-11-22T06:00:00Z.\n',
     });
     const group = await readFile(path.join(dir, GROUP), 'utf8');
-    expect(group).toContain('      - id: 2001\n        name: Z\n        description: Heliocentric redshift, flow-corrected\n        updated: 2026-11-22T06:00:00Z\n        ucd: src.redshift\n');
-    expect(group).toContain('      - id: 2003\n        name: ZERR\n        description: Error on Z\n        created: 2026-11-22T06:00:00Z\n        updated: 2026-11-22T06:00:00Z\n');
+    expect(group).toContain(
+      '      - id: 2001\n        name: Z\n        description: Heliocentric redshift, flow-corrected\n        updated: 2026-11-22T06:00:00Z\n        ucd: src.redshift\n',
+    );
+    expect(group).toContain(
+      '      - id: 2003\n        name: ZERR\n        description: Error on Z\n        created: 2026-11-22T06:00:00Z\n        updated: 2026-11-22T06:00:00Z\n',
+    );
     expect(await readFile(path.join(dir, 'metadata/beta/dr1/release.yaml'), 'utf8')).toContain('updated: 2026-11-22T06:00:00Z\n');
     // What changed is exactly that: the rest of each file is as it was.
     const diff = execFileSync('git', ['diff', '--numstat'], { cwd: dir, encoding: 'utf8' });
@@ -50,9 +60,16 @@ describe('stamp', () => {
 
   test('inside a new node, new children inherit its timestamps', async () => {
     const dir = await repo();
-    await edit(dir, GROUP, (t) => t.replace('tables:\n', 'tables:\n  - id: 209\n    name: SpecAll\n    columns:\n      - id: 2090\n        name: CATAID\n      - id: 2091\n        name: Z\n'));
+    await edit(dir, GROUP, (t) =>
+      t.replace(
+        'tables:\n',
+        'tables:\n  - id: 209\n    name: SpecAll\n    columns:\n      - id: 2090\n        name: CATAID\n      - id: 2091\n        name: Z\n',
+      ),
+    );
     const result = await cli(['stamp', '--now', '2026-11-22T06:00:00Z'], dir);
-    expect(result.stdout).toBe(`${GROUP}: created and updated on new catalogue table "SpecAll" (id 209)\nStamped 1 node in 1 file with 2026-11-22T06:00:00Z.\n`);
+    expect(result.stdout).toBe(
+      `${GROUP}: created and updated on new catalogue table "SpecAll" (id 209)\nStamped 1 node in 1 file with 2026-11-22T06:00:00Z.\n`,
+    );
   });
 
   test('running it twice changes nothing the second time', async () => {
@@ -68,7 +85,11 @@ describe('stamp', () => {
 
   test('a change of timestamps or children alone is not a change of a node', async () => {
     const dir = await repo();
-    await edit(dir, GROUP, (t) => t + '      - id: 2003\n        name: ZERR\n        created: 2026-01-01T00:00:00Z\n        updated: 2026-01-01T00:00:00Z\n');
+    await edit(
+      dir,
+      GROUP,
+      (t) => t + '      - id: 2003\n        name: ZERR\n        created: 2026-01-01T00:00:00Z\n        updated: 2026-01-01T00:00:00Z\n',
+    );
     const before = await snapshotTree(path.join(dir, 'metadata'));
     const result = await cli(['stamp', '--now', '2026-11-22T06:00:00Z'], dir);
     expect(result.stdout).toBe(
@@ -80,7 +101,7 @@ describe('stamp', () => {
 
   // Stamping after adding a whole file said "Nothing to stamp: no node changed", as if the new file
   // had not been seen.
-  test('a new file: its items are named as taking the file\'s timestamps', async () => {
+  test("a new file: its items are named as taking the file's timestamps", async () => {
     const dir = await repo();
     const file = 'metadata/alpha/dr1/catalogues/Photometry.yaml';
     await writeFile(
@@ -100,7 +121,9 @@ describe('stamp', () => {
 
   test('refuses a file with merge-conflict markers and changes nothing', async () => {
     const dir = await repo();
-    await edit(dir, GROUP, (t) => t.replace('description: Unique ID', '<<<<<<< HEAD\n        description: Unique ID\n=======\n        description: ID\n>>>>>>> other'));
+    await edit(dir, GROUP, (t) =>
+      t.replace('description: Unique ID', '<<<<<<< HEAD\n        description: Unique ID\n=======\n        description: ID\n>>>>>>> other'),
+    );
     const before = await snapshotTree(path.join(dir, 'metadata'));
     const result = await cli(['stamp', '--now', '2026-11-22T06:00:00Z'], dir);
     expect(result.code).toBe(1);

@@ -131,7 +131,34 @@ test('size M has about 25,000 columns and 1,000 regions', () => {
 });
 
 test('strings read back as written, in block and in flow context', () => {
-  const tricky = ['-', 'None', 'null', '', 'true', 'yes', '135.0', '-0.5', '1e5', '0x1F', '2.38.0', 'a: b', 'x #y', 'trail:', 'a,b', '[O II] 3726', "team's", `say "x" and 'y'`, '<p>x</p>', '%x', '@x', '? x', '- x', 'log(cm.s**-2)', '2020-07-01T00:00:00Z', 'https://example.org/a'];
+  const tricky = [
+    '-',
+    'None',
+    'null',
+    '',
+    'true',
+    'yes',
+    '135.0',
+    '-0.5',
+    '1e5',
+    '0x1F',
+    '2.38.0',
+    'a: b',
+    'x #y',
+    'trail:',
+    'a,b',
+    '[O II] 3726',
+    "team's",
+    `say "x" and 'y'`,
+    '<p>x</p>',
+    '%x',
+    '@x',
+    '? x',
+    '- x',
+    'log(cm.s**-2)',
+    '2020-07-01T00:00:00Z',
+    'https://example.org/a',
+  ];
   for (const text of tricky) {
     expect(parse(`k: ${yamlScalar(text)}\n`), text).toEqual({ k: text });
     expect(parse(`k: [${yamlScalar(text, true)}, ${yamlScalar(text, true)}]\n`), text).toEqual({ k: [text, text] });
@@ -144,7 +171,9 @@ describe('the command line', () => {
     const result = cli(['--size', 'S', '--out', out]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
-    expect(result.stdout).toMatch(/^wrote \d+ files to .*: 3 surveys, \d+ releases, \d+ groups, \d+ tables, 5000 columns, \d+ facilities, \d+ bands, 50 regions, \d+ bytes of YAML \([\d.]+ MB\)\n$/);
+    expect(result.stdout).toMatch(
+      /^wrote \d+ files to .*: 3 surveys, \d+ releases, \d+ groups, \d+ tables, 5000 columns, \d+ facilities, \d+ bands, 50 regions, \d+ bytes of YAML \([\d.]+ MB\)\n$/,
+    );
     expect((await readdir(out)).sort()).toEqual([...new Set([...generateArchive('S').keys()].map((p) => p.split('/')[0]))].sort());
   });
 

@@ -50,7 +50,10 @@ describe('UCDs that get warnings', () => {
       ['has "stat.error" at position 3, but it is a primary word and can only come first; try "stat.error;phot.mag;em.opt.R"'],
     ],
     // one message, not two, when moving the primary word also fixes the secondary one
-    ['em.opt.R;stat.error', ['has "stat.error" at position 2, but it is a primary word and can only come first; try "stat.error;em.opt.R"']],
+    [
+      'em.opt.R;stat.error',
+      ['has "stat.error" at position 2, but it is a primary word and can only come first; try "stat.error;em.opt.R"'],
+    ],
     ['meta.code;meta.id', ['has "meta.id" at position 2, but it is a primary word and can only come first']],
     ['mata.code.qual', ['has the unknown word "mata.code.qual"; did you mean "meta.code.qual"?']],
     ['phys.angsSize', ['has the unknown word "phys.angsSize"; did you mean "phys.angSize"?']],
@@ -58,10 +61,7 @@ describe('UCDs that get warnings', () => {
     ['pos.az.zd;time.rnd', ['has the unknown word "time.rnd"; did you mean "time.end"?']],
     ['meta.ident', ['has the unknown word "meta.ident"; did you mean "meta.id"?']],
     ['phys.velocity;pos.heliocentric', ['has the unknown word "phys.velocity"; did you mean "phys.veloc"?']],
-    [
-      'fit.param;phys.mass',
-      ['has the unknown word "fit.param"; did you mean "stat.fit.param"?'],
-    ],
+    ['fit.param;phys.mass', ['has the unknown word "fit.param"; did you mean "stat.fit.param"?']],
     [
       'fit.param;stat.error;phys.abund',
       [
@@ -97,10 +97,7 @@ describe('UCDs that get warnings', () => {
       ],
     ],
     ['ivoa:foo.bar', [`has the unknown word "foo.bar", which is not in the UCD1+ list ${version}`]],
-    [
-      'VOX:Image_Title',
-      ['has "VOX:Image_Title", from the "VOX" namespace, which the UCD1+ list does not cover, so it cannot be checked'],
-    ],
+    ['VOX:Image_Title', ['has "VOX:Image_Title", from the "VOX" namespace, which the UCD1+ list does not cover, so it cannot be checked']],
     // a foreign word takes no part in the position checks
     [
       'custom:flux;em.opt.R',
@@ -177,12 +174,7 @@ describe('normalising upstream word lists', () => {
     const once = normaliseUcdList(padded, { deprecated, source: 'sample', deprecatedSource: 'sample-deprecated' });
     expect(normaliseUcdList(once, { source: 'sample', deprecatedSource: 'sample-deprecated' })).toBe(once);
     const parsed = parseUcdList(once);
-    expect([parsed.tag, parsed.version, parsed.words.size, parsed.deprecated.size]).toEqual([
-      'PEN-UCDlist-v1.6-2024-09-11',
-      'v1.6',
-      4,
-      2,
-    ]);
+    expect([parsed.tag, parsed.version, parsed.words.size, parsed.deprecated.size]).toEqual(['PEN-UCDlist-v1.6-2024-09-11', 'v1.6', 4, 2]);
     expect(parsed.words.get('phot.color')).toEqual({ type: 'C', word: 'phot.color', description: 'Color index or magnitude difference' });
   });
 

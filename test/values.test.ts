@@ -40,12 +40,18 @@ describe('instants', () => {
 });
 
 describe('UCD syntax', () => {
-  test.each(['-', 'pos.eq.ra', 'pos.eq.ra;meta.main', 'phot.mag;em.opt.R', 'stat.error;phot.mag;em.IR.4-8um', 'ivoa:meta.id', 'VOX:Image_Title', 'em.IR.K'])(
-    '%s is well formed',
-    (ucd) => {
-      expect(ucdSyntaxProblem(ucd)).toBeUndefined();
-    },
-  );
+  test.each([
+    '-',
+    'pos.eq.ra',
+    'pos.eq.ra;meta.main',
+    'phot.mag;em.opt.R',
+    'stat.error;phot.mag;em.IR.4-8um',
+    'ivoa:meta.id',
+    'VOX:Image_Title',
+    'em.IR.K',
+  ])('%s is well formed', (ucd) => {
+    expect(ucdSyntaxProblem(ucd)).toBeUndefined();
+  });
 
   test.each([
     ['pos.eq.ra; meta.main', 'contains white space; join words with ";" and atoms with "." and no spaces (pos.eq.ra;meta.main)'],

@@ -221,7 +221,11 @@ describe('readVotableTables', () => {
     ],
     ['an empty document', '', 'Not well-formed XML at line 1: Start tag expected.'],
     ['a CSV file', 'ra,dec\n1,2\n', "Not well-formed XML at line 1, column 1: char 'r' is not expected."],
-    ['a repeated attribute', '<VOTABLE><RESOURCE><TABLE><FIELD name="a" name="b"/></TABLE></RESOURCE></VOTABLE>', "Not well-formed XML at line 1, column 43: Attribute 'name' is repeated."],
+    [
+      'a repeated attribute',
+      '<VOTABLE><RESOURCE><TABLE><FIELD name="a" name="b"/></TABLE></RESOURCE></VOTABLE>',
+      "Not well-formed XML at line 1, column 43: Attribute 'name' is repeated.",
+    ],
     [
       'a DOCTYPE with entities (billion laughs)',
       `<?xml version="1.0"?>

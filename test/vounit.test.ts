@@ -164,14 +164,10 @@ describe('units that are refused', () => {
     ['sqdeg', 'is not a known VOUnit (write deg**2)'],
     ['Msun/h', 'uses "Msun", which is not a known VOUnit (write solMass/h)'],
     ['counts/s', 'uses "counts", which is not a known VOUnit (write count/s)'],
-    [
-      'microJy/arcsec^2',
-      'is not a VOUnit: powers are written with "**" and "microJy" is not a known unit (write uJy/arcsec**2)',
-    ],
+    ['microJy/arcsec^2', 'is not a VOUnit: powers are written with "**" and "microJy" is not a known unit (write uJy/arcsec**2)'],
     [
       'ergs/cm2/s/A',
-      'is not a VOUnit: powers are written with "**", only one "/" is allowed and "ergs" is not a known unit ' +
-        '(write erg/(cm**2.s.A))',
+      'is not a VOUnit: powers are written with "**", only one "/" is allowed and "ergs" is not a known unit ' + '(write erg/(cm**2.s.A))',
     ],
     // dex is one letter from deg, so no guess is made; nor for the others, which no unit is near.
     ['dex', "is not a known VOUnit; write '-' for no unit, or quote a custom unit as 'dex'"],
@@ -193,7 +189,7 @@ describe('units that are refused', () => {
     // Ronna (R) came after VOUnits 1.1, which has the 20 older SI prefixes only.
     ['Rm', "is not a known VOUnit; write '-' for no unit, or quote a custom unit as 'Rm'"],
     ['qg', "is not a known VOUnit; write '-' for no unit, or quote a custom unit as 'qg'"],
-    ["Ki'furlong'", "puts \"Ki\" before 'furlong', but only an SI prefix may go there"],
+    ["Ki'furlong'", 'puts "Ki" before \'furlong\', but only an SI prefix may go there'],
 
     // Functions and quotes.
     ['sin(deg)', 'applies "sin", which is not a VOUnits function (log, ln, exp, sqrt)'],

@@ -40,9 +40,14 @@ test('its commands pass on an unchanged pull request and annotate a broken one',
   git('update-ref', 'refs/remotes/origin/main', 'HEAD');
   for (const command of commands) expect(await cli(argv(command), dir), command).toEqual({ code: 0, stdout: '', stderr: '' });
 
-  await writeFile(path.join(dir, 'metadata/gamma/survey.yaml'), "id: 3\nname: gamma\npretty_name: G\ntitle: G\ndescription: ''\npi: P\ncontact: {name: A, email: a@example.org}\nwebsite: https://g.example.org/\nactive: maybe\n");
+  await writeFile(
+    path.join(dir, 'metadata/gamma/survey.yaml'),
+    "id: 3\nname: gamma\npretty_name: G\ntitle: G\ndescription: ''\npi: P\ncontact: {name: A, email: a@example.org}\nwebsite: https://g.example.org/\nactive: maybe\n",
+  );
   const [checkCommand = ''] = commands;
   const result = await cli(argv(checkCommand), dir);
   expect(result.code).toBe(1);
-  expect(result.stdout).toBe('::error title=schema/type,file=metadata/gamma/survey.yaml,line=9,col=9::active must be true or false, found the string "maybe"\n');
+  expect(result.stdout).toBe(
+    '::error title=schema/type,file=metadata/gamma/survey.yaml,line=9,col=9::active must be true or false, found the string "maybe"\n',
+  );
 });

@@ -2,5 +2,4 @@
 // the same code `archive-schema serve` runs, in front of the rewrite rules and files.
 import { handle } from '../../src/hosting/edge.ts';
 
-export default (request: Request, context: { next(): Promise<Response> }): Promise<Response> =>
-  handle(request, () => context.next());
+export default (request: Request, context: { next(): Promise<Response> }): Promise<Response> => handle(request, () => context.next());

@@ -57,7 +57,9 @@ async function readSource(file: string): Promise<Source> {
   if (/^\s*</.test(text)) return { format: 'votable', bytes, text };
   if (/^(SIMPLE|XTENSION|TTYPE1|NAXIS|BITPIX)\s*=|^# HDU \d+/m.test(text)) return { format: 'fits-text', bytes, text };
   if (/\.(csv|tsv)$/i.test(file)) return { format: 'csv', bytes, text };
-  throw new RewriteError(`cannot tell what ${file} is: expected a FITS file, a FITS header as text, a VOTable (XML) or a CSV file (.csv, .tsv)`);
+  throw new RewriteError(
+    `cannot tell what ${file} is: expected a FITS file, a FITS header as text, a VOTable (XML) or a CSV file (.csv, .tsv)`,
+  );
 }
 
 function headers(source: Source, file: string): FitsHdu[] {
@@ -84,7 +86,10 @@ function pickHdu(hdus: FitsHdu[], wanted: number | undefined, fits: (hdu: FitsHd
 const text = (v: FitsValue | undefined): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
 /** The columns described by a table source. */
-export async function readColumns(file: string, options: { hdu?: number; votableTable?: string } = {}): Promise<{ columns: ImportedColumn[]; dataFile?: string }> {
+export async function readColumns(
+  file: string,
+  options: { hdu?: number; votableTable?: string } = {},
+): Promise<{ columns: ImportedColumn[]; dataFile?: string }> {
   const source = await readSource(file);
   if (source.format === 'votable') {
     let tables;
@@ -97,19 +102,37 @@ export async function readColumns(file: string, options: { hdu?: number; votable
     const table = options.votableTable ? tables.find((t) => t.name === options.votableTable || t.ID === options.votableTable) : tables[0];
     if (!table) {
       const names = tables.map((t) => t.name ?? t.ID ?? '(unnamed)').join(', ');
-      throw new RewriteError(options.votableTable ? `${file} has no TABLE named ${options.votableTable}; it has ${names}` : `${file} has no TABLE`);
+      throw new RewriteError(
+        options.votableTable ? `${file} has no TABLE named ${options.votableTable}; it has ${names}` : `${file} has no TABLE`,
+      );
     }
     return {
-      columns: table.fields.map((f) => ({ name: f.name, ...(f.description ? { description: f.description } : {}), ...(f.ucd ? { ucd: f.ucd } : {}), ...(f.unit ? { unit: f.unit } : {}) })),
+      columns: table.fields.map((f) => ({
+        name: f.name,
+        ...(f.description ? { description: f.description } : {}),
+        ...(f.ucd ? { ucd: f.ucd } : {}),
+        ...(f.unit ? { unit: f.unit } : {}),
+      })),
     };
   }
   if (source.format === 'csv') {
-    const rows = parseCsv(source.text, { to_line: 1, delimiter: file.toLowerCase().endsWith('.tsv') ? '\t' : ',', relax_column_count: true, trim: true }) as string[][];
+    const rows = parseCsv(source.text, {
+      to_line: 1,
+      delimiter: file.toLowerCase().endsWith('.tsv') ? '\t' : ',',
+      relax_column_count: true,
+      trim: true,
+    }) as string[][];
     const names = (rows[0] ?? []).filter((n) => n !== '');
     if (names.length === 0) throw new RewriteError(`${file} has no header row of column names`);
     return { columns: names.map((name) => ({ name })), dataFile: path.basename(file) };
   }
-  const hdu = pickHdu(headers(source, file), options.hdu, (h) => Number(h.get('TFIELDS')?.value ?? 0) > 0, 'a table HDU (one with TFIELDS)', file);
+  const hdu = pickHdu(
+    headers(source, file),
+    options.hdu,
+    (h) => Number(h.get('TFIELDS')?.value ?? 0) > 0,
+    'a table HDU (one with TFIELDS)',
+    file,
+  );
   const count = Number(hdu.get('TFIELDS')?.value);
   const columns: ImportedColumn[] = [];
   for (let n = 1; n <= count; n++) {
@@ -143,7 +166,13 @@ export async function readRegion(file: string, options: { hdu?: number; name?: s
   if (source.format !== 'fits' && source.format !== 'fits-text') {
     throw new RewriteError(`${file} is not a FITS image or a FITS header as text; import region reads those`);
   }
-  const hdu = pickHdu(headers(source, file), options.hdu, (h) => Number(h.get('NAXIS')?.value ?? 0) >= 2, 'an image HDU (one with NAXIS of 2 or more)', file);
+  const hdu = pickHdu(
+    headers(source, file),
+    options.hdu,
+    (h) => Number(h.get('NAXIS')?.value ?? 0) >= 2,
+    'an image HDU (one with NAXIS of 2 or more)',
+    file,
+  );
   const fitsHeader: ImportedRegion['fits_header'] = {};
   let skipped = 0;
   for (const card of hdu.cards) {
@@ -159,7 +188,9 @@ export async function readRegion(file: string, options: { hdu?: number; name?: s
   const raAxis = axis('RA');
   const decAxis = axis('DEC');
   if (!raAxis || !decAxis) {
-    throw new RewriteError(`${file}: HDU ${hdu.index} has no RA and DEC axes (CTYPE1 is "${ctype(1)}", CTYPE2 is "${ctype(2)}"), so it has no centre on the sky`);
+    throw new RewriteError(
+      `${file}: HDU ${hdu.index} has no RA and DEC axes (CTYPE1 is "${ctype(1)}", CTYPE2 is "${ctype(2)}"), so it has no centre on the sky`,
+    );
   }
   const crval = (n: number) => {
     const v = hdu.get(`CRVAL${n}`)?.value;
@@ -203,10 +234,16 @@ async function commit(file: string, display: string, relative: string, kind: Fil
   const textOut = printCanonical(doc, kind, display);
   const placed = classify(relative);
   const parsed = parseFile(display, textOut);
-  if (!parsed.file || 'problem' in placed) throw new RewriteError(`${display}: the result would not parse; nothing was written. This is a bug in archive-schema.`);
-  const errors: Diagnostic[] = validateFiles([{ ...parsed.file, relative, kind, placement: placed.placement }]).diagnostics.filter((d) => d.severity === 'error');
+  if (!parsed.file || 'problem' in placed)
+    throw new RewriteError(`${display}: the result would not parse; nothing was written. This is a bug in archive-schema.`);
+  const errors: Diagnostic[] = validateFiles([{ ...parsed.file, relative, kind, placement: placed.placement }]).diagnostics.filter(
+    (d) => d.severity === 'error',
+  );
   if (errors.length > 0) {
-    const list = errors.slice(0, 5).map((d) => `  ${d.message}`).join('\n');
+    const list = errors
+      .slice(0, 5)
+      .map((d) => `  ${d.message}`)
+      .join('\n');
     throw new RewriteError(`${display} would be invalid after the import, so nothing was written:\n${list}`);
   }
   await writeAtomically(file, textOut);
@@ -221,11 +258,15 @@ async function target(options: ImportOptions, kind: KindType) {
   const declared = KINDS[kind];
   if (relative.startsWith('..') || 'problem' in placed || placed.kind !== kind) {
     const where = pathHelp(declared.file?.path ?? []).replace('<name>', `<${declared.label}>`);
-    throw new RewriteError(`--into ${options.into} is not ${declared.file?.described ?? declared.word} file (${where}) under ${options.metadataDir}`);
+    throw new RewriteError(
+      `--into ${options.into} is not ${declared.file?.described ?? declared.word} file (${where}) under ${options.metadataDir}`,
+    );
   }
   if (!(await exists(file))) {
     const { survey, release, name } = placed.placement;
-    throw new RewriteError(`there is no ${display}; create it first with: archive-schema new ${declared.scaffold?.command ?? ''} ${survey}/${release ?? ''}/${name ?? ''}`);
+    throw new RewriteError(
+      `there is no ${display}; create it first with: archive-schema new ${declared.scaffold?.command ?? ''} ${survey}/${release ?? ''}/${name ?? ''}`,
+    );
   }
   const { doc } = await readForRewrite(file, display);
   const loaded = await loadMetadata(root, { displayRoot: options.displayRoot });
@@ -257,7 +298,8 @@ export async function importColumns(options: ImportOptions & { table: string }):
   let unchanged = 0;
   const seen = new Set<string>();
   for (const column of columns) {
-    if (seen.has(column.name)) throw new RewriteError(`${options.source} names the column "${column.name}" twice; a table's column names are unique`);
+    if (seen.has(column.name))
+      throw new RewriteError(`${options.source} names the column "${column.name}" twice; a table's column names are unique`);
     seen.add(column.name);
     const existing = findByName(list, column.name);
     if (!existing) {
@@ -280,7 +322,10 @@ export async function importColumns(options: ImportOptions & { table: string }):
   if (added.length > 0) lines.push(`${added.length} column${added.length === 1 ? '' : 's'} added: ${added.join(', ')}`);
   if (updated.length > 0) lines.push(`${updated.length} column${updated.length === 1 ? '' : 's'} updated: ${updated.join(', ')}`);
   lines.push(`${unchanged} column${unchanged === 1 ? '' : 's'} unchanged`);
-  if (kept.length > 0) lines.push(`${kept.length} column${kept.length === 1 ? '' : 's'} kept that ${path.basename(options.source)} does not list (published ids are never dropped by an import): ${kept.join(', ')}`);
+  if (kept.length > 0)
+    lines.push(
+      `${kept.length} column${kept.length === 1 ? '' : 's'} kept that ${path.basename(options.source)} does not list (published ids are never dropped by an import): ${kept.join(', ')}`,
+    );
   if (added.length > 0 || updated.length > 0) await commit(t.file, t.display, t.relative, 'CatalogueGroup', t.doc);
   return { file: t.display, lines: lines.map((l) => `table "${options.table}": ${l}`) };
 }
@@ -291,7 +336,10 @@ export async function importRegion(options: ImportOptions & { band: string; name
   const bands = seqAt(t.doc, 'bands', t.display);
   const band = findByName(bands, options.band);
   if (!band) {
-    const names = bands.items.filter(isMap).map((b) => String(b.get('name'))).join(', ');
+    const names = bands.items
+      .filter(isMap)
+      .map((b) => String(b.get('name')))
+      .join(', ');
     throw new RewriteError(`${t.display} has no band "${options.band}" (it has ${names || 'none'}); add the band first`);
   }
   const regions = band.get('regions', true);
@@ -312,6 +360,8 @@ export async function importRegion(options: ImportOptions & { band: string; name
   const cards = Object.keys(region.fits_header).length;
   return {
     file: t.display,
-    lines: [`band "${options.band}": ${line}: ${cards} header cards${skipped > 0 ? ` (${skipped} commentary or valueless card${skipped === 1 ? '' : 's'} left out)` : ''}, centre ${region.ra_c}, ${region.dec_c} ${region.unit} ${region.frame}`],
+    lines: [
+      `band "${options.band}": ${line}: ${cards} header cards${skipped > 0 ? ` (${skipped} commentary or valueless card${skipped === 1 ? '' : 's'} left out)` : ''}, centre ${region.ra_c}, ${region.dec_c} ${region.unit} ${region.frame}`,
+    ],
   };
 }

@@ -17,10 +17,12 @@ import { SCHEMA_FILES, validateFiles } from '../pipeline/validate.ts';
 import { RewriteError, printCanonical, writeAtomically } from './rewrite.ts';
 
 /** The word after `new` for each kind that has a scaffold: survey, release, group, facility. */
-export const SCAFFOLDS = new Map(KIND_TYPES.flatMap((type) => {
-  const command = KINDS[type].scaffold?.command;
-  return command && KINDS[type].file ? [[command, type] as const] : [];
-}));
+export const SCAFFOLDS = new Map(
+  KIND_TYPES.flatMap((type) => {
+    const command = KINDS[type].scaffold?.command;
+    return command && KINDS[type].file ? [[command, type] as const] : [];
+  }),
+);
 
 export interface ScaffoldOptions {
   metadataDir: string;
@@ -125,7 +127,8 @@ function starterFor(kind: KindType): Starter {
 export async function scaffold(command: string, target: string, options: ScaffoldOptions): Promise<ScaffoldResult> {
   const kind = SCAFFOLDS.get(command);
   const declared = kind ? KINDS[kind] : undefined;
-  if (!kind || !declared?.file || !declared.scaffold) throw new RewriteError(`there is no scaffold for "${command}"; new takes ${[...SCAFFOLDS.keys()].join(', ')}`);
+  if (!kind || !declared?.file || !declared.scaffold)
+    throw new RewriteError(`there is no scaffold for "${command}"; new takes ${[...SCAFFOLDS.keys()].join(', ')}`);
   const wanted = namesIn(declared.file.path);
   const parts = target.split('/').filter(Boolean);
   if (parts.length !== wanted.length) {
@@ -145,15 +148,22 @@ export async function scaffold(command: string, target: string, options: Scaffol
   const survey = find(fileOf('Survey', { survey: names.survey, name: names.survey }));
   const release = find(fileOf('DataRelease', { survey: names.survey, release: names.release, name: names.release }));
   if (kind !== 'Survey' && !survey) {
-    throw new RewriteError(`there is no survey ${names.survey} (${names.survey}/survey.yaml); create it first with: archive-schema new survey ${names.survey}`);
+    throw new RewriteError(
+      `there is no survey ${names.survey} (${names.survey}/survey.yaml); create it first with: archive-schema new survey ${names.survey}`,
+    );
   }
   if (kind !== 'Survey' && kind !== 'DataRelease' && !release) {
-    throw new RewriteError(`there is no release ${names.survey}/${names.release}; create it first with: archive-schema new release ${names.survey}/${names.release}`);
+    throw new RewriteError(
+      `there is no release ${names.survey}/${names.release}; create it first with: archive-schema new release ${names.survey}/${names.release}`,
+    );
   }
   const f = options.fields;
   // The parent's contact: a release takes its survey's, anything in a release the release's.
   const parent = kind === 'DataRelease' ? survey : release;
-  const contact = f.contact !== undefined ? parseContact(f.contact) : ((parent?.data as { contact?: ContactYaml } | undefined)?.contact ?? { name: '', email: '' });
+  const contact =
+    f.contact !== undefined
+      ? parseContact(f.contact)
+      : ((parent?.data as { contact?: ContactYaml } | undefined)?.contact ?? { name: '', email: '' });
   const ids = nextIds(loaded.files);
   const data = starterFor(kind)(names, { fields: f, now: options.now, contact, ids, loaded: loaded.files });
   const id = declared.ids ? ids[kind] : undefined;
@@ -163,12 +173,14 @@ export async function scaffold(command: string, target: string, options: Scaffol
   const depth = relative.split('/').length - 1;
   // On the first key rather than the document, so no blank line follows it (as in every file).
   const first = isMap(doc.contents) ? doc.contents.items[0] : undefined;
-  if (first && isScalar(first.key)) first.key.commentBefore = ` yaml-language-server: $schema=${'../'.repeat(depth + 1)}schemas/${SCHEMA_FILES[kind]}`;
+  if (first && isScalar(first.key))
+    first.key.commentBefore = ` yaml-language-server: $schema=${'../'.repeat(depth + 1)}schemas/${SCHEMA_FILES[kind]}`;
   const text = printCanonical(doc, kind, display);
 
   // Names must be usable before anything is written; values left empty are the curator's to-do.
   const parsed = parseFile(display, text);
-  if (!parsed.file) throw new RewriteError(`${display}: the scaffold would not parse; nothing was written. This is a bug in archive-schema.`);
+  if (!parsed.file)
+    throw new RewriteError(`${display}: the scaffold would not parse; nothing was written. This is a bug in archive-schema.`);
   const todo = validateFiles([{ ...parsed.file, relative, kind, placement: placed.placement }]).diagnostics;
   const badName = todo.find((d) => d.message.startsWith('name '));
   if (badName) throw new RewriteError(`${display}: ${badName.message}; nothing was written`);

@@ -52,7 +52,11 @@ export function openDocument(display: string, text: string): Document {
   const error = doc.errors[0];
   if (error) {
     const { line, col } = lineCounter.linePos(error.pos[0]);
-    throw new RewriteError(`is not valid YAML (${error.message.split('\n')[0]}); fix it first, nothing was changed`, { file: display, line, col });
+    throw new RewriteError(`is not valid YAML (${error.message.split('\n')[0]}); fix it first, nothing was changed`, {
+      file: display,
+      line,
+      col,
+    });
   }
   return doc;
 }
@@ -81,7 +85,10 @@ function resolve(schema: Schema | undefined, file: string): { schema: Schema | u
     if (ref) {
       const [target = '', pointer = ''] = ref.split('#');
       if (target) where = target;
-      current = pointer.split('/').filter(Boolean).reduce<Schema | undefined>((s, key) => s?.[key] as Schema | undefined, schemaFile(where));
+      current = pointer
+        .split('/')
+        .filter(Boolean)
+        .reduce<Schema | undefined>((s, key) => s?.[key] as Schema | undefined, schemaFile(where));
     } else if (allOf?.length === 1) {
       current = allOf[0];
     } else {
@@ -186,15 +193,17 @@ export function printCanonical(doc: Document, kind: FileKind, display: string): 
   canonicalise(doc, kind);
   // The printer leaves invisible characters raw even in double quotes; escape them, which is
   // safe because canonicalise double-quotes every string that has one.
-  const text = doc
-    .toString(CANONICAL)
-    .replace(INVISIBLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const text = doc.toString(CANONICAL).replace(INVISIBLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const back = parseDocument(text, { uniqueKeys: true });
   if (back.errors.length > 0) {
-    throw new RewriteError(`${display}: the rewritten YAML would not parse (${back.errors[0]?.message.split('\n')[0]}); nothing was changed. This is a bug in archive-schema.`);
+    throw new RewriteError(
+      `${display}: the rewritten YAML would not parse (${back.errors[0]?.message.split('\n')[0]}); nothing was changed. This is a bug in archive-schema.`,
+    );
   }
   if (JSON.stringify(back.toJS()) !== JSON.stringify(doc.toJS())) {
-    throw new RewriteError(`${display}: the rewritten YAML would read back differently; nothing was changed. This is a bug in archive-schema.`);
+    throw new RewriteError(
+      `${display}: the rewritten YAML would read back differently; nothing was changed. This is a bug in archive-schema.`,
+    );
   }
   return text;
 }

@@ -60,10 +60,14 @@ function baseIndex(archive: Archive): Map<string, Known> {
   const index = new Map<string, Known>();
   for (const survey of archive.surveys) {
     for (const release of survey.releases) {
-      index.set(releaseKey(survey.data.name, release.data.name), { content: ownContent('DataRelease', release.data), updated: release.data.updated });
+      index.set(releaseKey(survey.data.name, release.data.name), {
+        content: ownContent('DataRelease', release.data),
+        updated: release.data.updated,
+      });
     }
   }
-  for (const n of walkNodes(archive)) index.set(nodeKey(n.kind, n.node.id), { content: ownContent(n.kind, n.node), updated: n.node.updated });
+  for (const n of walkNodes(archive))
+    index.set(nodeKey(n.kind, n.node.id), { content: ownContent(n.kind, n.node), updated: n.node.updated });
   return index;
 }
 
@@ -72,7 +76,10 @@ function orders(): Map<KindType, string[]> {
   return new Map(
     KIND_TYPES.map((kind) => {
       const { file, pointer } = KINDS[kind].schema;
-      const schema = pointer.reduce<Record<string, unknown> | undefined>((at, key) => at?.[key] as Record<string, unknown> | undefined, readSchema(file));
+      const schema = pointer.reduce<Record<string, unknown> | undefined>(
+        (at, key) => at?.[key] as Record<string, unknown> | undefined,
+        readSchema(file),
+      );
       return [kind, keyOrder(schema)];
     }),
   );
@@ -103,7 +110,14 @@ export async function stamp(options: StampOptions): Promise<StampResult> {
     entry.notes.push(note);
   };
   /** Stamps a node as it needs; says whether it is new since the base. */
-  const visit = (file: MetadataFile, pointer: PathSegment[], kind: KindType, key: string, node: NodeYaml | ReleaseYaml, label: string): boolean => {
+  const visit = (
+    file: MetadataFile,
+    pointer: PathSegment[],
+    kind: KindType,
+    key: string,
+    node: NodeYaml | ReleaseYaml,
+    label: string,
+  ): boolean => {
     const known = base.get(key);
     if (!known) {
       const values: Record<string, string> = {};
@@ -120,7 +134,14 @@ export async function stamp(options: StampOptions): Promise<StampResult> {
   for (const file of loaded.files) {
     if (file.kind !== 'DataRelease' || typeof file.data !== 'object' || file.data === null) continue;
     const release = file.data as ReleaseYaml;
-    visit(file, [], 'DataRelease', releaseKey(file.placement.survey, file.placement.release ?? ''), release, `${KINDS.DataRelease.word} "${release.name}"`);
+    visit(
+      file,
+      [],
+      'DataRelease',
+      releaseKey(file.placement.survey, file.placement.release ?? ''),
+      release,
+      `${KINDS.DataRelease.word} "${release.name}"`,
+    );
   }
   for (const file of loaded.files) {
     if (file.kind === 'Retired' || file.kind === 'Survey' || file.kind === 'DataRelease') continue;

@@ -36,7 +36,8 @@ export async function compareWithOutput(plans: readonly Plan[], outDir: string, 
     const before = current.get(plan.path);
     current.delete(plan.path);
     if (before === undefined) changes.push({ path: plan.path, change: 'add', after: plan.size });
-    else if (known?.files[plan.path] === plan.key || (before === plan.size && (await sameBytes(plan, path.join(outDir, plan.path))))) unchanged++;
+    else if (known?.files[plan.path] === plan.key || (before === plan.size && (await sameBytes(plan, path.join(outDir, plan.path)))))
+      unchanged++;
     else changes.push({ path: plan.path, change: 'change', before, after: plan.size });
   }
   for (const [file, before] of current) changes.push({ path: file, change: 'remove', before });
@@ -76,7 +77,7 @@ async function sameBytes(plan: Plan, file: string): Promise<boolean> {
   const held = Buffer.allocUnsafe(1 << 20);
   try {
     for await (const [, chunk] of reader.chunks(plan.pieces)) {
-      for (let at = 0; at < chunk.length; ) {
+      for (let at = 0; at < chunk.length;) {
         const want = Math.min(held.length, chunk.length - at);
         const n = readSync(fd, held, 0, want, null);
         if (n === 0 || !held.subarray(0, n).equals(chunk.subarray(at, at + n))) return false;

@@ -63,7 +63,8 @@ export function assertSafeOutDir(outDir: string, metadataDir: string): void {
   const meta = realPath(metadataDir);
   if (out === path.parse(out).root) throw new UsageError(`--out ${outDir} is the root of the file system; choose a folder such as dist`);
   const inside = (child: string, parent: string) => child === parent || child.startsWith(parent + path.sep);
-  if (inside(meta, out)) throw new UsageError(`--out ${outDir} would replace the metadata folder ${metadataDir}; choose a folder such as dist`);
+  if (inside(meta, out))
+    throw new UsageError(`--out ${outDir} would replace the metadata folder ${metadataDir}; choose a folder such as dist`);
   if (inside(out, meta)) throw new UsageError(`--out ${outDir} is inside the metadata folder; choose a folder outside it such as dist`);
 }
 

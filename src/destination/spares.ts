@@ -78,7 +78,8 @@ export class Spares {
   refill(replaced: string, paths: ReadonlySet<string>): void {
     try {
       mkdirSync(this.dir, { recursive: true });
-      for (const name of readdirSync(this.dir)) if (!paths.has(decodeURIComponent(name))) rmSync(path.join(this.dir, name), { force: true, recursive: true });
+      for (const name of readdirSync(this.dir))
+        if (!paths.has(decodeURIComponent(name))) rmSync(path.join(this.dir, name), { force: true, recursive: true });
       const walk = (dir: string, prefix: string) => {
         // In order, so that of twins (one file at several paths) the same path names the spare.
         for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {

@@ -41,7 +41,11 @@ const IN_FLIGHT = 3;
 /** Files written at once. */
 const FILES_IN_FLIGHT = 4;
 
-export async function writePlans(plans: readonly Plan[], outDir: string, options: WriteOptions = {}): Promise<{ manifest: Manifest; stats: WriteStats }> {
+export async function writePlans(
+  plans: readonly Plan[],
+  outDir: string,
+  options: WriteOptions = {},
+): Promise<{ manifest: Manifest; stats: WriteStats }> {
   const target = path.resolve(outDir);
   const parent = path.dirname(target);
   await assertReplaceable(target);
@@ -80,7 +84,9 @@ export async function writePlans(plans: readonly Plan[], outDir: string, options
       const twin = twins[i];
       return twin ? path.join(staging, twin) : previous?.files[plan.path] === plan.key ? path.join(target, plan.path) : undefined;
     });
-    const spareFor = spares?.deal(plans.filter((_, i) => !sources[i]).map((p) => ({ path: p.path, size: sizeOf(path.join(target, p.path)) })));
+    const spareFor = spares?.deal(
+      plans.filter((_, i) => !sources[i]).map((p) => ({ path: p.path, size: sizeOf(path.join(target, p.path)) })),
+    );
     let index = 0;
     // Several files are written at once: writes into one file take turns, writes into different
     // files do not. A twin is linked once the file it shares is complete.
@@ -199,7 +205,7 @@ class PlanWriter {
 }
 
 async function writeAll(handle: FileHandle, bytes: Uint8Array, offset: number): Promise<void> {
-  for (let done = 0; done < bytes.length; ) {
+  for (let done = 0; done < bytes.length;) {
     const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, offset + done);
     done += bytesWritten;
   }

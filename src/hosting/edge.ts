@@ -6,7 +6,17 @@
 // web-standard APIs, because Netlify's Deno runtime loads these files as they are.
 
 import { REQUEST, pageJson, renderBrowsable, requestHtml } from '../outputs/browsable/page.ts';
-import { API_PREFIX, BODIES, CONTENT_TYPES, apiHeaders, lastParam, methodNotAllowedBody, optionsBody, requestFormat, viewOf } from './routes.ts';
+import {
+  API_PREFIX,
+  BODIES,
+  CONTENT_TYPES,
+  apiHeaders,
+  lastParam,
+  methodNotAllowedBody,
+  optionsBody,
+  requestFormat,
+  viewOf,
+} from './routes.ts';
 import type { View } from './routes.ts';
 
 export interface Answer {
@@ -25,7 +35,12 @@ function answer(view: View | undefined, method: string, url: URL, status: number
   if (view && requestFormat(url.searchParams) === 'api') {
     // HEAD is answered as GET, Content-Length included, so the page shows the GET it stands for.
     const shown = method === 'HEAD' ? 'GET' : method;
-    const body = renderBrowsable({ view, request: { method: shown, target: url.pathname + url.search }, status, pretty: pageJson(JSON.parse(json)) });
+    const body = renderBrowsable({
+      view,
+      request: { method: shown, target: url.pathname + url.search },
+      status,
+      pretty: pageJson(JSON.parse(json)),
+    });
     return { status, headers: apiHeaders(CONTENT_TYPES.html), body };
   }
   return { status, headers: apiHeaders(CONTENT_TYPES.json), body: json };
@@ -84,7 +99,8 @@ export async function handle(request: Request, next: () => Promise<Response>): P
   const headers = new Headers(res.headers);
   for (const [name, value] of Object.entries(finished.headers)) headers.set(name, value);
   const view = viewOf(url.pathname)?.view;
-  if (view && finished.status === 200 && finished.headers['Content-Type'] === CONTENT_TYPES.html) return withRequest(view, request.method, url, res, headers);
+  if (view && finished.status === 200 && finished.headers['Content-Type'] === CONTENT_TYPES.html)
+    return withRequest(view, request.method, url, res, headers);
   return new Response(res.body, { status: finished.status, headers });
 }
 

@@ -52,10 +52,7 @@ export function viewPath(view: View, id: number | string = ''): string {
 
 /** A request's target: the view's path and its query, parameters in this order. */
 export function requestTarget(view: View, params: { id?: number | string; data_type?: string | null; format?: Format }): string {
-  const query = [
-    ...(params.data_type ? [`data_type=${params.data_type}`] : []),
-    ...(params.format ? [`format=${params.format}`] : []),
-  ];
+  const query = [...(params.data_type ? [`data_type=${params.data_type}`] : []), ...(params.format ? [`format=${params.format}`] : [])];
   return `${viewPath(view, params.id)}${query.length > 0 ? `?${query.join('&')}` : ''}`;
 }
 

@@ -107,9 +107,10 @@ async function respond(req: IncomingMessage, res: ServerResponse, redirects: Red
   const own = answerBeforeFiles(method, url);
   if (own) return sendAnswer(res, method, own);
   const fileLayer = () => routeAndServe(method, url, headers, redirects, files);
-  const response = isApiPath(url.pathname) && (method === 'GET' || method === 'HEAD')
-    ? await handle(new Request(url, { method, headers }), fileLayer)
-    : await fileLayer();
+  const response =
+    isApiPath(url.pathname) && (method === 'GET' || method === 'HEAD')
+      ? await handle(new Request(url, { method, headers }), fileLayer)
+      : await fileLayer();
   await sendResponse(res, response);
 }
 
@@ -121,7 +122,13 @@ async function respond(req: IncomingMessage, res: ServerResponse, redirects: Red
  * status 400 as a redirect. So only `match()` is used: the rule's status is applied to the file
  * here, and only 301, 302, 303, 307 and 308 redirect.
  */
-async function routeAndServe(method: string, url: URL, headers: Headers, redirects: RedirectsHandler, files: StaticFiles): Promise<Response> {
+async function routeAndServe(
+  method: string,
+  url: URL,
+  headers: Headers,
+  redirects: RedirectsHandler,
+  files: StaticFiles,
+): Promise<Response> {
   let match: Awaited<ReturnType<RedirectsHandler['match']>>;
   try {
     match = await redirects.match(new Request(url, { headers }));

@@ -11,7 +11,11 @@ export const CatalogueGroup: Kind = {
   label: 'group',
   ids: true,
   schema: { file: SCHEMA, pointer: [] },
-  file: { path: ['{survey}', '{release}', 'catalogues', '{name}.yaml'], section: { dataType: 'catalogues', key: 'groups' }, described: 'a catalogue group' },
+  file: {
+    path: ['{survey}', '{release}', 'catalogues', '{name}.yaml'],
+    section: { dataType: 'catalogues', key: 'groups' },
+    described: 'a catalogue group',
+  },
   api: (_group: never, c: ApiContext) => ({ ...c.common(), tables: c.children('tables') }),
   scaffold: { command: 'group', example: 'gama/dr5/SpecCat' },
 };

@@ -12,7 +12,11 @@ export const ImagingFacility: Kind = {
   label: 'facility',
   ids: true,
   schema: { file: SCHEMA, pointer: [] },
-  file: { path: ['{survey}', '{release}', 'imaging', '{name}.yaml'], section: { dataType: 'imaging', key: 'facilities' }, described: 'an imaging facility' },
+  file: {
+    path: ['{survey}', '{release}', 'imaging', '{name}.yaml'],
+    section: { dataType: 'imaging', key: 'facilities' },
+    described: 'an imaging facility',
+  },
   api: (_facility: never, c: ApiContext) => ({ ...c.common(), bands: c.children('bands') }),
   scaffold: { command: 'facility', example: 'gama/dr5/VST' },
 };
@@ -25,7 +29,12 @@ export const ImagingBand: Kind = {
   schema: { file: SCHEMA, pointer: ['definitions', 'band'] },
   nested: { parent: 'ImagingFacility', key: 'bands' },
   // band_key: survey, release, facility and band names, e.g. gama.dr3.VST.r.
-  api: (band: BandYaml, c: ApiContext) => ({ ...c.common(), band_key: c.names.join('.'), central_wave_ang: band.central_wave_ang, regions: c.children('regions') }),
+  api: (band: BandYaml, c: ApiContext) => ({
+    ...c.common(),
+    band_key: c.names.join('.'),
+    central_wave_ang: band.central_wave_ang,
+    regions: c.children('regions'),
+  }),
 };
 
 export const ImagingRegion: Kind = {

@@ -5,14 +5,7 @@ import type { DataType } from '../hosting/routes.ts';
 
 /** Every kind, named as the API's `type` field names it. */
 export type KindType =
-  | 'Survey'
-  | 'DataRelease'
-  | 'CatalogueGroup'
-  | 'CatalogueTable'
-  | 'CatalogueColumn'
-  | 'ImagingFacility'
-  | 'ImagingBand'
-  | 'ImagingRegion';
+  'Survey' | 'DataRelease' | 'CatalogueGroup' | 'CatalogueTable' | 'CatalogueColumn' | 'ImagingFacility' | 'ImagingBand' | 'ImagingRegion';
 
 /** The kinds of metadata file: a kind with a file of its own, or the list of retired ids. */
 export type FileKind = KindType | 'Retired';

@@ -169,5 +169,12 @@ function match(pattern: readonly string[], parts: readonly string[]): Placement 
 export function fileOf(type: KindType, names: { survey: string; release?: string; name: string }): string {
   const file = KINDS[type].file;
   if (!file) throw new Error(`a ${KINDS[type].word} has no file of its own`);
-  return file.path.map((part) => part.replace('{survey}', names.survey).replace('{release}', names.release ?? '').replace('{name}', names.name)).join('/');
+  return file.path
+    .map((part) =>
+      part
+        .replace('{survey}', names.survey)
+        .replace('{release}', names.release ?? '')
+        .replace('{name}', names.name),
+    )
+    .join('/');
 }

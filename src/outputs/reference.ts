@@ -15,9 +15,16 @@ export type OutputFiles = Map<string, string>;
 
 export function referenceFiles(archive: Archive, baseUrl: string): OutputFiles {
   const out: OutputFiles = new Map();
-  const items = responses(archive, (kind, entry, survey, release) => nodeObject(kind, entry.data, [survey.data.name, release.data.name]), baseUrl);
+  const items = responses(
+    archive,
+    (kind, entry, survey, release) => nodeObject(kind, entry.data, [survey.data.name, release.data.name]),
+    baseUrl,
+  );
   for (const spec of items) {
-    out.set(spec.path, spec.format === 'api' ? renderBrowsable({ view: spec.view, status: 200, pretty: pageJson(spec.value) }) : encodeJson(spec.value));
+    out.set(
+      spec.path,
+      spec.format === 'api' ? renderBrowsable({ view: spec.view, status: 200, pretty: pageJson(spec.value) }) : encodeJson(spec.value),
+    );
   }
   for (const [path, text] of fixedFiles()) out.set(path, text);
   out.set(FRONT_PAGE, frontPage(archive));

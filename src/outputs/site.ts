@@ -19,7 +19,10 @@ export function frontPage(archive: Archive): string {
     return `<li><a href="${target}">${target}</a> (<a href="${escapeHtml(requestTarget('list', { data_type: t, format: 'api' }))}">browse</a>)</li>`;
   }).join('\n');
   const surveys = archive.surveys
-    .map((s) => `<li><a href="${requestTarget('detail', { id: s.data.id, format: 'api' })}">${escapeHtml(s.data.pretty_name)}</a>: ${escapeHtml(s.data.title)}</li>`)
+    .map(
+      (s) =>
+        `<li><a href="${requestTarget('detail', { id: s.data.id, format: 'api' })}">${escapeHtml(s.data.pretty_name)}</a>: ${escapeHtml(s.data.title)}</li>`,
+    )
     .join('\n');
   return `<!DOCTYPE html>
 <html lang="en">

@@ -82,7 +82,8 @@ export function assemble(
   }
   for (const survey of surveys.values()) {
     survey.releases.sort((a, b) => a.data.data_release_number - b.data.data_release_number || compare(a.data.name, b.data.name));
-    for (const release of survey.releases) for (const entries of Object.values(release.roots)) entries.sort((a, b) => a.data.id - b.data.id);
+    for (const release of survey.releases)
+      for (const entries of Object.values(release.roots)) entries.sort((a, b) => a.data.id - b.data.id);
   }
   const ordered = [...surveys.values()].sort((a, b) => a.data.id - b.data.id);
   const retiredFile = files.find((f) => f.kind === 'Retired');

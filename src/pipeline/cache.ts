@@ -61,7 +61,10 @@ function lazyNodes(head: Record<string, unknown>, key: string, file: string): vo
 }
 
 /** Where an entry's texts are kept, its compact JSON and its page text, and their sizes in bytes. */
-function textFiles(base: string, [compact, page]: readonly [number, number]): { compact: { file: string; size: number }; page: { file: string; size: number } } {
+function textFiles(
+  base: string,
+  [compact, page]: readonly [number, number],
+): { compact: { file: string; size: number }; page: { file: string; size: number } } {
   return { compact: { file: `${base}.json`, size: compact }, page: { file: `${base}.html`, size: page } };
 }
 
@@ -169,7 +172,8 @@ export function openCache(dir: string): Cache {
       // The texts as plain files of bytes, copied into outputs without decoding, and the nodes
       // apart from the rest; the entry itself last, so an entry is only ever found whole.
       if (fragment) {
-        if (!(fragment.compact instanceof Uint8Array && fragment.page instanceof Uint8Array)) throw new Error(`${digest.relative}: only a new digest is stored`);
+        if (!(fragment.compact instanceof Uint8Array && fragment.page instanceof Uint8Array))
+          throw new Error(`${digest.relative}: only a new digest is stored`);
         const sizes = [fragment.compact.length, fragment.page.length, fragment.pageBreaks] as const;
         const files = textFiles(path.join(digests, digest.key), [sizes[0], sizes[1]]);
         save(files.compact.file, fragment.compact);

@@ -28,7 +28,12 @@ const error = (rule: string, message: string, at?: PathSegment[], where?: 'key' 
   ...(at ? { at } : {}),
   ...(where ? { where } : {}),
 });
-const warning = (rule: string, message: string, at?: PathSegment[]): Finding => ({ severity: 'warning', rule, message, ...(at ? { at } : {}) });
+const warning = (rule: string, message: string, at?: PathSegment[]): Finding => ({
+  severity: 'warning',
+  rule,
+  message,
+  ...(at ? { at } : {}),
+});
 
 // ---- Timestamps and UCDs ----------------------------------------------------------------------------
 
@@ -74,12 +79,31 @@ function dec(value: unknown): Finding[] {
  * to catch a wavelength written in another unit: a factor of ten (nm) or ten thousand (µm).
  */
 const TYPICAL_WAVELENGTH: Record<string, number> = {
-  FUV: 1535, NUV: 2301,
-  u: 3570, g: 4750, r: 6200, i: 7550, z: 8950, Y: 10200,
-  U: 3650, B: 4450, V: 5510, R: 6580, I: 8060,
-  J: 12500, H: 16400, K: 22000, Ks: 21500,
-  W1: 33900, W2: 46400, W3: 125700, W4: 223100,
-  I1: 35500, I2: 45000, I3: 57200, I4: 78800,
+  FUV: 1535,
+  NUV: 2301,
+  u: 3570,
+  g: 4750,
+  r: 6200,
+  i: 7550,
+  z: 8950,
+  Y: 10200,
+  U: 3650,
+  B: 4450,
+  V: 5510,
+  R: 6580,
+  I: 8060,
+  J: 12500,
+  H: 16400,
+  K: 22000,
+  Ks: 21500,
+  W1: 33900,
+  W2: 46400,
+  W3: 125700,
+  W4: 223100,
+  I1: 35500,
+  I2: 45000,
+  I3: 57200,
+  I4: 78800,
 };
 
 function band(value: unknown): Finding[] {
@@ -92,14 +116,25 @@ function band(value: unknown): Finding[] {
   if (typical !== undefined) {
     const ratio = wave / typical;
     if (ratio < 0.7 || ratio > 1.4) {
-      const unit = Math.abs(Math.log10(ratio) + 1) < 0.3 ? ' (is it in nm? 1 nm = 10 Å)' : Math.abs(Math.log10(ratio) + 4) < 0.3 ? ' (is it in µm? 1 µm = 10,000 Å)' : '';
+      const unit =
+        Math.abs(Math.log10(ratio) + 1) < 0.3
+          ? ' (is it in nm? 1 nm = 10 Å)'
+          : Math.abs(Math.log10(ratio) + 4) < 0.3
+            ? ' (is it in µm? 1 µm = 10,000 Å)'
+            : '';
       return [warning('imaging/wavelength', `is ${wave} Å, far from where ${b.name} bands sit (about ${typical} Å)${unit}`, at)];
     }
     return [];
   }
   // From hard X-rays to metre-wave radio: outside this, the number is in some other unit.
   if (wave < 0.01 || wave > 1e11) {
-    return [warning('imaging/wavelength', `is ${wave} Å, outside anything an imaging band covers (0.01 Å to 10 m); central_wave_ang is in Angstrom`, at)];
+    return [
+      warning(
+        'imaging/wavelength',
+        `is ${wave} Å, outside anything an imaging band covers (0.01 Å to 10 m); central_wave_ang is in Angstrom`,
+        at,
+      ),
+    ];
   }
   return [];
 }
@@ -112,8 +147,14 @@ const KEYWORD = /^[A-Z0-9_-]{1,8}$/;
 const VALUE_KINDS: [RegExp, 'logical' | 'integer' | 'number' | 'string'][] = [
   [/^(SIMPLE|EXTEND|GROUPS|INHERIT|BLOCKED)$/, 'logical'],
   [/^(BITPIX|NAXIS\d{0,3}|PCOUNT|GCOUNT|WCSAXES|BLANK|EXTVER|EXTLEVEL|TFIELDS)$/, 'integer'],
-  [/^(BSCALE|BZERO|EQUINOX|EPOCH|CRVAL\d+|CRPIX\d+|CDELT\d+|CROTA\d+|CD\d+_\d+|PC\d+_\d+|PV\d+_\d+|LONPOLE|LATPOLE|RESTFRQ|RESTWAV|MJD-OBS|MJD-AVG|EXPTIME|DATAMIN|DATAMAX)$/, 'number'],
-  [/^(XTENSION|CTYPE\d+|CUNIT\d+|BUNIT|RADESYS|RADECSYS|OBJECT|TELESCOP|INSTRUME|OBSERVER|ORIGIN|DATE|DATE-OBS|DATE-END|AUTHOR|REFERENC|EXTNAME|SPECSYS|TIMESYS)$/, 'string'],
+  [
+    /^(BSCALE|BZERO|EQUINOX|EPOCH|CRVAL\d+|CRPIX\d+|CDELT\d+|CROTA\d+|CD\d+_\d+|PC\d+_\d+|PV\d+_\d+|LONPOLE|LATPOLE|RESTFRQ|RESTWAV|MJD-OBS|MJD-AVG|EXPTIME|DATAMIN|DATAMAX)$/,
+    'number',
+  ],
+  [
+    /^(XTENSION|CTYPE\d+|CUNIT\d+|BUNIT|RADESYS|RADECSYS|OBJECT|TELESCOP|INSTRUME|OBSERVER|ORIGIN|DATE|DATE-OBS|DATE-END|AUTHOR|REFERENC|EXTNAME|SPECSYS|TIMESYS)$/,
+    'string',
+  ],
 ];
 
 const KIND_WORDS = { logical: 'true or false', integer: 'an integer', number: 'a number', string: 'a string' } as const;
@@ -126,7 +167,9 @@ function fitsHeader(value: unknown): Finding[] {
     if (!KEYWORD.test(keyword) && !/^HIERARCH \S/.test(keyword)) {
       const fixed = keyword.toUpperCase().replace(/[^A-Z0-9_-]/g, '');
       const hint = fixed.length >= 1 && fixed.length <= 8 && fixed !== keyword ? `; write ${fixed}` : '; use HIERARCH for longer names';
-      findings.push(error('fits/keyword', `is not a FITS keyword: at most 8 upper-case letters, digits, "-" or "_"${hint}`, [keyword], 'key'));
+      findings.push(
+        error('fits/keyword', `is not a FITS keyword: at most 8 upper-case letters, digits, "-" or "_"${hint}`, [keyword], 'key'),
+      );
       continue;
     }
     const v = Array.isArray(card) ? card[0] : undefined;
@@ -149,7 +192,8 @@ function fitsHeader(value: unknown): Finding[] {
   const naxis = (header.NAXIS as unknown[] | undefined)?.[0];
   if (typeof naxis === 'number' && Number.isInteger(naxis)) {
     for (let n = 1; n <= Math.min(naxis, 999); n++) {
-      if (!(`NAXIS${n}` in header)) findings.push(error('fits/structure', `is ${naxis} but NAXIS${n} is missing; add it or correct NAXIS`, ['NAXIS', 0]));
+      if (!(`NAXIS${n}` in header))
+        findings.push(error('fits/structure', `is ${naxis} but NAXIS${n} is missing; add it or correct NAXIS`, ['NAXIS', 0]));
     }
   }
   for (const keyword of ['DATE', 'DATE-OBS', 'DATE-END']) {
@@ -172,10 +216,20 @@ function file(value: unknown): Finding[] {
     return [error('files/extension', `"${ext}" is written with its dot; write ${ext.slice(1)}`, ['file_extension'])];
   }
   if (typeof name !== 'string') {
-    return [warning('files/extension', `"${ext}" is given but file_name is not; give the file's name, or remove file_extension`, ['file_extension'])];
+    return [
+      warning('files/extension', `"${ext}" is given but file_name is not; give the file's name, or remove file_extension`, [
+        'file_extension',
+      ]),
+    ];
   }
   if (!name.toLowerCase().endsWith(`.${ext.toLowerCase()}`)) {
-    return [error('files/extension', `"${ext}" does not agree with file_name "${name}"; remove file_extension to take it from the name, or correct one of them`, ['file_extension'])];
+    return [
+      error(
+        'files/extension',
+        `"${ext}" does not agree with file_name "${name}"; remove file_extension to take it from the name, or correct one of them`,
+        ['file_extension'],
+      ),
+    ];
   }
   return [];
 }

@@ -13,6 +13,8 @@ parentPort?.on('message', (job: Job) => {
   const result = digestJob(job, validators, cache);
   // The rendered bytes move to the main thread rather than being copied.
   const fragment = result.fragment;
-  const transfer = fragment ? [fragment.compact, fragment.page].flatMap((b) => (b instanceof Uint8Array ? [b.buffer as ArrayBuffer] : [])) : [];
+  const transfer = fragment
+    ? [fragment.compact, fragment.page].flatMap((b) => (b instanceof Uint8Array ? [b.buffer as ArrayBuffer] : []))
+    : [];
   parentPort?.postMessage(result, transfer);
 });

@@ -78,12 +78,20 @@ export async function archiveAt(rev: string, metadataDir: string): Promise<Revis
   const dir = path.resolve(metadataDir);
   const top = (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
   await git(top, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]).catch(() => {
-    throw new HistoryError(`${rev} is not a revision of this repository; pass a branch, tag or commit with --base (in CI, fetch the base branch first)`);
+    throw new HistoryError(
+      `${rev} is not a revision of this repository; pass a branch, tag or commit with --base (in CI, fetch the base branch first)`,
+    );
   });
   const prefix = path.relative(top, dir).split(path.sep).join('/');
   const listing = await git(top, ['ls-tree', '-r', '-z', '--name-only', rev, '--', prefix === '' ? '.' : prefix]);
-  const paths = listing.split('\0').filter((p) => p.endsWith('.yaml')).sort();
-  const texts = await readBlobs(top, paths.map((p) => `${rev}:${p}`));
+  const paths = listing
+    .split('\0')
+    .filter((p) => p.endsWith('.yaml'))
+    .sort();
+  const texts = await readBlobs(
+    top,
+    paths.map((p) => `${rev}:${p}`),
+  );
   const strip = prefix === '' ? 0 : prefix.length + 1;
   const entries = paths.map((p, i) => ({ relative: p.slice(strip), text: texts[i] ?? '' }));
   const loaded = parseMetadata(entries, (relative) => `${rev}:${prefix === '' ? '' : `${prefix}/`}${relative}`);
@@ -94,7 +102,10 @@ export async function archiveAt(rev: string, metadataDir: string): Promise<Revis
  * The lines of each file that are new since the base (1-based), so a pull request is shown the
  * warnings it brings, not the archive's whole backlog. A file new since the base is all new.
  */
-export function changedLines(files: readonly { relative: string; display: string; text: string }[], base: ReadonlyMap<string, string>): Map<string, Set<number> | 'all'> {
+export function changedLines(
+  files: readonly { relative: string; display: string; text: string }[],
+  base: ReadonlyMap<string, string>,
+): Map<string, Set<number> | 'all'> {
   const changed = new Map<string, Set<number> | 'all'>();
   for (const file of files) {
     const before = base.get(file.relative);
@@ -140,14 +151,29 @@ function readablePath(n: NodeVisit): string {
 function publishedIds(archive: Archive): Map<string, Published> {
   const ids = new Map<string, Published>();
   for (const s of archive.surveys) {
-    ids.set(`Survey:${s.data.id}`, { kind: 'Survey', id: s.data.id, name: s.data.name, parent: '', path: s.data.name, file: s.file, pointer: [] });
+    ids.set(`Survey:${s.data.id}`, {
+      kind: 'Survey',
+      id: s.data.id,
+      name: s.data.name,
+      parent: '',
+      path: s.data.name,
+      file: s.file,
+      pointer: [],
+    });
   }
   for (const n of walkNodes(archive)) {
-    ids.set(`${n.kind}:${n.node.id}`, { kind: n.kind, id: n.node.id, name: n.node.name, parent: parentKey(n), path: readablePath(n), file: n.file, pointer: n.pointer });
+    ids.set(`${n.kind}:${n.node.id}`, {
+      kind: n.kind,
+      id: n.node.id,
+      name: n.node.name,
+      parent: parentKey(n),
+      path: readablePath(n),
+      file: n.file,
+      pointer: n.pointer,
+    });
   }
   return ids;
 }
-
 
 /** Compares the ids published at the base with the current archive. */
 export function comparePublishedIds(base: Archive, current: Archive): Diagnostic[] {
@@ -168,15 +194,39 @@ export function comparePublishedIds(base: Archive, current: Archive): Diagnostic
       const parent = now.get(old.parent.split('/')[0] ?? '');
       const message = `${word} ${old.id} (${old.path}) is published on the base branch and is gone; clients may still ask for it. Put it back, or record its retirement in metadata/retired.yaml`;
       if (parent) push(parent, 'error', 'ids/published', message);
-      else diagnostics.push({ file: old.file.display.replace(/^[^:]*:/, ''), line: 0, col: 0, severity: 'error', rule: 'ids/published', message });
+      else
+        diagnostics.push({
+          file: old.file.display.replace(/^[^:]*:/, ''),
+          line: 0,
+          col: 0,
+          severity: 'error',
+          rule: 'ids/published',
+          message,
+        });
       continue;
     }
     if (old.kind === 'Survey' && found.name !== old.name) {
-      push(found, 'error', 'ids/published', `survey id ${old.id} was published as "${old.name}" and now names "${found.name}"; an id keeps its meaning: give this survey a new id`);
+      push(
+        found,
+        'error',
+        'ids/published',
+        `survey id ${old.id} was published as "${old.name}" and now names "${found.name}"; an id keeps its meaning: give this survey a new id`,
+      );
     } else if (found.parent !== old.parent) {
-      push(found, 'error', 'ids/published', `${word} ${old.id} was published at ${old.path} and now sits at ${found.path}; an id keeps its meaning: give the moved item a new id and retire ${old.id}`);
+      push(
+        found,
+        'error',
+        'ids/published',
+        `${word} ${old.id} was published at ${old.path} and now sits at ${found.path}; an id keeps its meaning: give the moved item a new id and retire ${old.id}`,
+      );
     } else if (found.name !== old.name) {
-      push(found, 'warning', 'ids/renamed', `${word} ${old.id} was published as "${old.name}" and is renamed "${found.name}"; clients that look it up by name will miss it`, 'name');
+      push(
+        found,
+        'warning',
+        'ids/renamed',
+        `${word} ${old.id} was published as "${old.name}" and is renamed "${found.name}"; clients that look it up by name will miss it`,
+        'name',
+      );
     }
   }
   return diagnostics;

@@ -101,8 +101,14 @@ export function indentationProblem(text: string): IndentationProblem | undefined
         top = levels[levels.length - 1] as Level;
       }
       if (indent !== top.indent) {
-        const between = inner ? ` the blocks it falls between use ${spaces(inner.indent)} (line ${inner.line}) and ${spaces(top.indent)} (line ${top.line});` : '';
-        return { line, col: 1, message: `is indented by ${spaces(indent)}, which lines up with no block around it:${between} indent it as one of them` };
+        const between = inner
+          ? ` the blocks it falls between use ${spaces(inner.indent)} (line ${inner.line}) and ${spaces(top.indent)} (line ${top.line});`
+          : '';
+        return {
+          line,
+          col: 1,
+          message: `is indented by ${spaces(indent)}, which lines up with no block around it:${between} indent it as one of them`,
+        };
       }
       if (kind !== top.kind) {
         const list = [...levels].reverse().find((l) => l.kind === 'items' && l.indent < indent);

@@ -132,7 +132,18 @@ export function parseFile(display: string, text: string): { file?: ParsedFile; d
     // such mistake can give many errors in its words: one error at the misplaced line says it.
     const misplaced = indentationProblem(text);
     if (misplaced && Math.abs(at(first.pos[0]).line - misplaced.line) <= 1) {
-      return { diagnostics: [{ file: display, line: misplaced.line, col: misplaced.col, severity: 'error', rule: 'yaml/indentation', message: `this line ${misplaced.message}` }] };
+      return {
+        diagnostics: [
+          {
+            file: display,
+            line: misplaced.line,
+            col: misplaced.col,
+            severity: 'error',
+            rule: 'yaml/indentation',
+            message: `this line ${misplaced.message}`,
+          },
+        ],
+      };
     }
   }
   for (const error of doc.errors) report(error, 'error');
@@ -142,11 +153,17 @@ export function parseFile(display: string, text: string): { file?: ParsedFile; d
   try {
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    diagnostics.push({ file: display, line: 1, col: 1, severity: 'error', rule: 'yaml/aliases', message: `${firstLine((error as Error).message)}; expand the aliases into plain YAML` });
+    diagnostics.push({
+      file: display,
+      line: 1,
+      col: 1,
+      severity: 'error',
+      rule: 'yaml/aliases',
+      message: `${firstLine((error as Error).message)}; expand the aliases into plain YAML`,
+    });
     return { diagnostics };
   }
-  const locate = (pointer: readonly PathSegment[], where: 'key' | 'value' = 'value'): Position =>
-    at(offsetOf(doc, pointer, where));
+  const locate = (pointer: readonly PathSegment[], where: 'key' | 'value' = 'value'): Position => at(offsetOf(doc, pointer, where));
   const source = (pointer: readonly PathSegment[]): string | undefined => {
     const { node, complete } = nodeAt(doc, pointer);
     return complete && yaml().isScalar(node) && node.range ? text.slice(node.range[0], node.range[1]) : undefined;

@@ -25,7 +25,12 @@ export interface Request {
 
 /** Digests one file and stores the digest in the cache: the same in this thread and in a worker. */
 export function digestJob(job: Job, validators: Validators, cache: Cache): Digest {
-  const result = digest(job.relative, Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.length).toString('utf8'), job.key, validators);
+  const result = digest(
+    job.relative,
+    Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.length).toString('utf8'),
+    job.key,
+    validators,
+  );
   cache.put(result);
   return result;
 }
@@ -40,9 +45,15 @@ export function defaultWorkers(): number {
   return CAN_FORK ? Math.min(4, Math.max(0, availableParallelism())) : 0;
 }
 
-export async function digestAll(requests: readonly Request[], cache: Cache, options: { workers: number; cacheDir?: string; onProgress?: (done: number, total: number) => void }): Promise<Digest[]> {
+export async function digestAll(
+  requests: readonly Request[],
+  cache: Cache,
+  options: { workers: number; cacheDir?: string; onProgress?: (done: number, total: number) => void },
+): Promise<Digest[]> {
   const results: (Digest | undefined)[] = requests.map((r) => cache.get(r.key));
-  const todo = requests.flatMap((r, index) => (results[index] ? [] : [{ job: { relative: r.relative, key: r.key, bytes: r.bytes() }, index }]));
+  const todo = requests.flatMap((r, index) =>
+    results[index] ? [] : [{ job: { relative: r.relative, key: r.key, bytes: r.bytes() }, index }],
+  );
   let done = requests.length - todo.length;
   const tick = () => options.onProgress?.(++done, requests.length);
   // A worker costs its start-up (loading the code, compiling the schemas): worth it only for
@@ -70,7 +81,12 @@ export async function digestAll(requests: readonly Request[], cache: Cache, opti
 }
 
 /** Deals the largest files out first, each to whichever worker is free, so no worker idles long. */
-function runWorkers(count: number, todo: { job: Job; index: number }[], cacheDir: string | undefined, deliver: (index: number, digest: Digest) => void): Promise<void> {
+function runWorkers(
+  count: number,
+  todo: { job: Job; index: number }[],
+  cacheDir: string | undefined,
+  deliver: (index: number, digest: Digest) => void,
+): Promise<void> {
   const queue = [...todo].sort((a, b) => b.job.bytes.length - a.job.bytes.length);
   return new Promise((resolve, reject) => {
     let running = count;

@@ -50,7 +50,12 @@ function surveyIdsAreUnique(archive: Archive, report: Report): void {
   for (const survey of archive.surveys) {
     const seen = first.get(survey.data.id);
     if (seen) {
-      report(survey.file, ['id'], 'ids/unique', `survey id ${survey.data.id} is already used by ${seen.display}; survey ids are unique across the archive (the next free one is ${next})`);
+      report(
+        survey.file,
+        ['id'],
+        'ids/unique',
+        `survey id ${survey.data.id} is already used by ${seen.display}; survey ids are unique across the archive (the next free one is ${next})`,
+      );
     } else {
       first.set(survey.data.id, survey.file);
     }
@@ -93,7 +98,12 @@ function siblingNamesAreUnique(archive: Archive, nodes: readonly NodeVisit[], re
     const previous = names.get(name);
     if (previous !== undefined) {
       const where = `${previous.file.display}:${previous.file.locate([...previous.pointer, 'name']).line}`;
-      report(place.file, [...place.pointer, 'name'], 'names/unique', `${what} name "${name}" is already used by a sibling (${where}); names are unique within their parent`);
+      report(
+        place.file,
+        [...place.pointer, 'name'],
+        'names/unique',
+        `${what} name "${name}" is already used by a sibling (${where}); names are unique within their parent`,
+      );
     } else {
       names.set(name, place);
     }
@@ -114,7 +124,12 @@ function releaseNumbersAreUniquePerSurvey(archive: Archive, report: Report): voi
       const number = release.data.data_release_number;
       const previous = seen.get(number);
       if (previous !== undefined) {
-        report(release.file, ['data_release_number'], 'names/unique', `data_release_number ${number} is already used by release "${previous}" of survey "${survey.data.name}"; give each release its own number`);
+        report(
+          release.file,
+          ['data_release_number'],
+          'names/unique',
+          `data_release_number ${number} is already used by release "${previous}" of survey "${survey.data.name}"; give each release its own number`,
+        );
       } else {
         seen.set(number, release.data.name);
       }
@@ -123,14 +138,27 @@ function releaseNumbersAreUniquePerSurvey(archive: Archive, report: Report): voi
 }
 
 function updatedIsNotBeforeCreated(archive: Archive, nodes: readonly NodeVisit[], report: Report): void {
-  const inOrder = (file: MetadataFile, pointer: readonly PathSegment[], created: string, updated: string, ownCreated: boolean, ownUpdated: boolean, label: string) => {
+  const inOrder = (
+    file: MetadataFile,
+    pointer: readonly PathSegment[],
+    created: string,
+    updated: string,
+    ownCreated: boolean,
+    ownUpdated: boolean,
+    label: string,
+  ) => {
     // Only where one of the two is written here: an inherited pair was checked on the parent.
     if (!ownCreated && !ownUpdated) return;
     const c = parseInstant(created);
     const u = parseInstant(updated);
     if (isInstant(c) && isInstant(u) && compareInstants(u, c) < 0) {
       const at = ownUpdated ? [...pointer, 'updated'] : [...pointer, 'created'];
-      report(file, at, 'timestamps/order', `${label} is updated ${updated}, before it was created ${created}; updated must not be earlier than created`);
+      report(
+        file,
+        at,
+        'timestamps/order',
+        `${label} is updated ${updated}, before it was created ${created}; updated must not be earlier than created`,
+      );
     }
   };
   for (const survey of archive.surveys) {
@@ -139,7 +167,15 @@ function updatedIsNotBeforeCreated(archive: Archive, nodes: readonly NodeVisit[]
     }
   }
   for (const n of nodes) {
-    inOrder(n.file, n.pointer, n.created, n.updated, n.node.created !== undefined, n.node.updated !== undefined, `${KINDS[n.kind].word} "${n.node.name}"`);
+    inOrder(
+      n.file,
+      n.pointer,
+      n.created,
+      n.updated,
+      n.node.created !== undefined,
+      n.node.updated !== undefined,
+      `${KINDS[n.kind].word} "${n.node.name}"`,
+    );
   }
 }
 
@@ -151,7 +187,12 @@ function retiredIdsAreNeverReused(archive: Archive, nodes: readonly NodeVisit[],
     const key = `${entry.kind}:${entry.id}`;
     const previous = listed.get(key);
     if (previous !== undefined) {
-      report(retired.file, ['retired', index, 'id'], 'ids/retired', `${entry.kind} ${entry.id} is listed twice (also entry ${previous + 1}); keep one entry`);
+      report(
+        retired.file,
+        ['retired', index, 'id'],
+        'ids/retired',
+        `${entry.kind} ${entry.id} is listed twice (also entry ${previous + 1}); keep one entry`,
+      );
     } else {
       listed.set(key, index);
     }
@@ -160,13 +201,23 @@ function retiredIdsAreNeverReused(archive: Archive, nodes: readonly NodeVisit[],
   for (const survey of archive.surveys) {
     const key = `Survey:${survey.data.id}`;
     if (listed.has(key)) {
-      report(survey.file, ['id'], 'ids/retired', `survey id ${survey.data.id} was retired (${where(key)}) and is never used again; choose a new id`);
+      report(
+        survey.file,
+        ['id'],
+        'ids/retired',
+        `survey id ${survey.data.id} was retired (${where(key)}) and is never used again; choose a new id`,
+      );
     }
   }
   for (const n of nodes) {
     const key = `${n.kind}:${n.node.id}`;
     if (listed.has(key)) {
-      report(n.file, [...n.pointer, 'id'], 'ids/retired', `${KINDS[n.kind].word} id ${n.node.id} was retired (${where(key)}) and is never used again; choose a new id`);
+      report(
+        n.file,
+        [...n.pointer, 'id'],
+        'ids/retired',
+        `${KINDS[n.kind].word} id ${n.node.id} was retired (${where(key)}) and is never used again; choose a new id`,
+      );
     }
   }
 }

@@ -36,7 +36,10 @@ export async function readMetadataTexts(metadataDir: string, options: ScanOption
 }
 
 /** The metadata files' relative paths, sorted, and how each is shown. */
-export async function listMetadata(metadataDir: string, options: ScanOptions): Promise<{ root: string; names: string[]; display: (relative: string) => string }> {
+export async function listMetadata(
+  metadataDir: string,
+  options: ScanOptions,
+): Promise<{ root: string; names: string[]; display: (relative: string) => string }> {
   const root = path.resolve(metadataDir);
   const displayRoot = path.resolve(options.displayRoot ?? path.dirname(root));
   const shown = toDisplay(path.relative(displayRoot, root) || '.');

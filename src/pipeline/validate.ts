@@ -16,7 +16,6 @@ import { CHECKS } from './checks.ts';
 import { SCHEMA_DIR } from '../project.ts';
 import type { Finding } from './checks.ts';
 
-
 /** The schema file for each kind of metadata file. */
 export const SCHEMA_FILES = Object.fromEntries(FILE_KINDS.map((f) => [f.kind, f.schema])) as Record<FileKind, string>;
 
@@ -49,7 +48,10 @@ function runChecks(names: string | string[], value: unknown, instancePath: strin
 
 /** The schema files' names and texts, and a hash of them and of ajv's version: what validators are made from. */
 function schemaTexts(dir: URL): { texts: [string, string][]; hash: string } {
-  const texts = [...SHARED_SCHEMAS, ...Object.values(SCHEMA_FILES)].map((file): [string, string] => [file, readFileSync(new URL(file, dir), 'utf8')]);
+  const texts = [...SHARED_SCHEMAS, ...Object.values(SCHEMA_FILES)].map((file): [string, string] => [
+    file,
+    readFileSync(new URL(file, dir), 'utf8'),
+  ]);
   const hash = createHash('sha256').update(ajvVersion());
   for (const [file, text] of texts) hash.update(`\0${file}\0${text}`);
   return { texts, hash: hash.digest('hex') };
@@ -204,7 +206,6 @@ export function describePlace(data: unknown, pointer: readonly PathSegment[]): s
   return parts.join(' > ');
 }
 
-
 function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | undefined {
   const pointer = pointerOf(error.instancePath);
   const place = describePlace(file.data, pointer);
@@ -220,7 +221,10 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
     case 'required': {
       const missing = (error.params as { missingProperty: string }).missingProperty;
       if (pointer.length === 0 && (value === null || value === undefined)) {
-        return make(`the file is empty; ${fileDeclaration(file.kind).described} file needs at least the keys ${requiredKeys(error).join(', ')}`, 'required');
+        return make(
+          `the file is empty; ${fileDeclaration(file.kind).described} file needs at least the keys ${requiredKeys(error).join(', ')}`,
+          'required',
+        );
       }
       return make(`${subject} is missing the required key "${missing}"; add it`, 'required');
     }
@@ -233,7 +237,12 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
         near !== undefined && distance(key, near) <= Math.max(2, Math.floor(key.length / 3))
           ? `did you mean "${near}"?`
           : `the keys allowed here are ${allowed.join(', ')}`;
-      return make(`unknown key "${key}"${place2.includes(' > ') ? ` in ${place2.slice(0, place2.lastIndexOf(' > '))}` : ''}; ${hint}`, 'unknown-key', [...pointer, key], 'key');
+      return make(
+        `unknown key "${key}"${place2.includes(' > ') ? ` in ${place2.slice(0, place2.lastIndexOf(' > '))}` : ''}; ${hint}`,
+        'unknown-key',
+        [...pointer, key],
+        'key',
+      );
     }
     case 'type': {
       const expected = (error.params as { type: string | string[] }).type;
@@ -244,9 +253,17 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
       const hint = (error.parentSchema as { patternErrorMessage?: string } | undefined)?.patternErrorMessage;
       if (error.propertyName !== undefined) {
         const keyPath = [...pointer, error.propertyName];
-        return make(`key "${error.propertyName}" in ${subject} ${hint ?? `must match ${(error.params as { pattern: string }).pattern}`}`, 'pattern', keyPath, 'key');
+        return make(
+          `key "${error.propertyName}" in ${subject} ${hint ?? `must match ${(error.params as { pattern: string }).pattern}`}`,
+          'pattern',
+          keyPath,
+          'key',
+        );
       }
-      return make(`${subject} ${hint ?? `must match the pattern ${(error.params as { pattern: string }).pattern}`}, found ${found}`, 'pattern');
+      return make(
+        `${subject} ${hint ?? `must match the pattern ${(error.params as { pattern: string }).pattern}`}, found ${found}`,
+        'pattern',
+      );
     }
     case 'x-check':
       // Its findings are reported by describeFinding.
@@ -256,7 +273,10 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
       return undefined;
     case 'format': {
       const format = (error.params as { format: string }).format;
-      const words: Record<string, string> = { email: 'an e-mail address such as team@example.org', uri: 'an absolute address such as https://example.org/' };
+      const words: Record<string, string> = {
+        email: 'an e-mail address such as team@example.org',
+        uri: 'an absolute address such as https://example.org/',
+      };
       return make(`${subject} must be ${words[format] ?? `in ${format} format`}, found ${found}`, 'format');
     }
     case 'minimum':

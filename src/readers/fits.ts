@@ -211,15 +211,14 @@ function integerKeyword(hdu: FitsHdu, keyword: string, fallback?: number): numbe
     throw new FitsError(`HDU ${hdu.index}: the mandatory keyword ${keyword} is missing`);
   }
   if (typeof card.value !== 'number' || !Number.isInteger(card.value) || (keyword !== 'BITPIX' && card.value < 0)) {
-    throw new FitsError(`HDU ${hdu.index}: ${keyword} must be ${keyword === 'BITPIX' ? 'an' : 'a non-negative'} integer, found ${show(card.value)}`);
+    throw new FitsError(
+      `HDU ${hdu.index}: ${keyword} must be ${keyword === 'BITPIX' ? 'an' : 'a non-negative'} integer, found ${show(card.value)}`,
+    );
   }
   return card.value;
 }
 
-type ParsedCard =
-  | { kind: 'card'; card: FitsCard }
-  | { kind: 'continue'; value: string; comment: string }
-  | { kind: 'blank' };
+type ParsedCard = { kind: 'card'; card: FitsCard } | { kind: 'continue'; value: string; comment: string } | { kind: 'blank' };
 
 /** Collects cards, joining CONTINUE long strings into the card they continue. */
 class HeaderBuilder {
@@ -345,7 +344,10 @@ function parseValue(field: string, where: string): { value: FitsValue; comment: 
   } else if (first === '(') {
     const close = field.indexOf(')', start);
     const raw = close < 0 ? field.slice(start).trimEnd() : field.slice(start, close + 1);
-    const parts = raw.slice(1, -1).split(',').map((part) => part.trim());
+    const parts = raw
+      .slice(1, -1)
+      .split(',')
+      .map((part) => part.trim());
     if (close < 0 || parts.length !== 2 || !parts.every((part) => INTEGER.test(part) || REAL.test(part))) {
       throw new FitsError(`${where}: cannot read the complex value ${JSON.stringify(raw)}`);
     }

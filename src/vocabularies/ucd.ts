@@ -156,7 +156,12 @@ export function parseUcdDeprecatedList(text: string): UcdDeprecatedWord[] {
   for (const [index, raw] of text.split(/\r?\n/).entries()) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
-    const fields = line.includes('|') ? line.split('|').slice(1).map((f) => f.trim()) : line.split(/\s+/);
+    const fields = line.includes('|')
+      ? line
+          .split('|')
+          .slice(1)
+          .map((f) => f.trim())
+      : line.split(/\s+/);
     const [word = '', replacement = '', ...extra] = fields;
     if (extra.length > 0 || !WORD.test(word) || (replacement !== '' && ucdSyntaxProblem(replacement) !== undefined)) {
       throw new Error(`deprecated UCD list line ${index + 1} is not "old.word replacement": ${line}`);
@@ -191,7 +196,12 @@ export function normaliseUcdList(text: string, options: NormaliseUcdListOptions 
     }
   }
   const canonical = (ucd: string) =>
-    ucd === '' ? '' : ucd.split(';').map((w) => vocabulary.words.get(w.toLowerCase())?.word ?? w).join(';');
+    ucd === ''
+      ? ''
+      : ucd
+          .split(';')
+          .map((w) => vocabulary.words.get(w.toLowerCase())?.word ?? w)
+          .join(';');
   const counts = [...TYPES].map((t) => `${t} ${[...vocabulary.words.values()].filter((w) => w.type === t).length}`);
   const header = [
     vocabulary.tag === '' ? '#UCDlist-unversioned' : `#${vocabulary.tag}`,
@@ -211,7 +221,7 @@ export function normaliseUcdList(text: string, options: NormaliseUcdListOptions 
     '#     C  colour index (phot.color): like Q, followed by two em.* words',
     '#     V  vector: like Q, may be followed by an axis or reference frame word',
     '#     D  deprecated word: text is the UCD the IVOA suggests instead (words joined by ";")',
-    '#   and text is the IVOA description. Words keep the list\'s capitalisation; comparisons ignore case.',
+    "#   and text is the IVOA description. Words keep the list's capitalisation; comparisons ignore case.",
     `# Counts: ${vocabulary.words.size} words (${counts.join(', ')}), ${deprecated.size} deprecated.`,
   ];
   const lines = [...vocabulary.words.values()].map((w) => `${w.type}|${w.word}|${w.description}`);
@@ -287,8 +297,7 @@ export function ucdWordProblems(ucd: string): UcdAdvice[] {
     if (index > 0 && word.entry?.type === 'P') {
       const order = reordered(checked);
       messages.push(
-        `has "${word.raw}" at position ${index + 1}, but it is a primary word and can only come first` +
-          (order ? `; try "${order}"` : ''),
+        `has "${word.raw}" at position ${index + 1}, but it is a primary word and can only come first` + (order ? `; try "${order}"` : ''),
       );
     }
     if (word.entry?.type === 'C') {

@@ -58,8 +58,25 @@ const ALIASES: ReadonlyMap<string, string> = new Map([
 
 const PREFIX_WORDS: ReadonlyMap<string, string> = new Map(
   Object.entries({
-    yocto: 'y', zepto: 'z', atto: 'a', femto: 'f', pico: 'p', nano: 'n', micro: 'u', milli: 'm', centi: 'c',
-    deci: 'd', hecto: 'h', kilo: 'k', mega: 'M', giga: 'G', tera: 'T', peta: 'P', exa: 'E', zetta: 'Z', yotta: 'Y',
+    yocto: 'y',
+    zepto: 'z',
+    atto: 'a',
+    femto: 'f',
+    pico: 'p',
+    nano: 'n',
+    micro: 'u',
+    milli: 'm',
+    centi: 'c',
+    deci: 'd',
+    hecto: 'h',
+    kilo: 'k',
+    mega: 'M',
+    giga: 'G',
+    tera: 'T',
+    peta: 'P',
+    exa: 'E',
+    zetta: 'Z',
+    yotta: 'Y',
   }),
 );
 
@@ -102,9 +119,7 @@ export function unitProblem(unit: string): string | undefined {
 
 /** The first unknown symbol with no replacement that could be written as a quoted unit (letters only). */
 function customUnit(findings: Finding[]): string | undefined {
-  return findings.find(
-    (finding) => finding.kind === 'unknown' && !finding.replacement && /^[A-Za-z]+$/.test(finding.symbol),
-  )?.symbol;
+  return findings.find((finding) => finding.kind === 'unknown' && !finding.replacement && /^[A-Za-z]+$/.test(finding.symbol))?.symbol;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -244,9 +259,7 @@ class Parser {
     if (this.peek() === '(') {
       this.pos += 1;
       const fine =
-        (this.match(/[+-]?[0-9]+\.[0-9]+\)/y) ||
-          this.match(/[+-]?[0-9]+\)/y) ||
-          this.match(/[+-]?[0-9]+\/[0-9]+\)/y)) !== undefined;
+        (this.match(/[+-]?[0-9]+\.[0-9]+\)/y) || this.match(/[+-]?[0-9]+\)/y) || this.match(/[+-]?[0-9]+\/[0-9]+\)/y)) !== undefined;
       if (!fine) this.fail('a power in parentheses is an integer, a decimal or a fraction such as (1/2)');
       return;
     }
@@ -312,7 +325,8 @@ function symbolFindings(text: string): Finding[] {
       // The spec: quoted units are unknown units "not further examined", and let a provider label data with a
       // unit of its own and stay conformant; so they pass. Only a quoted known unit, which then no longer
       // means the known unit, and a prefix that is not an SI prefix, are reported.
-      if (prefix && (!SI_PREFIXES.includes(prefix) || prefix === 'da')) findings.push({ kind: 'quote-prefix', symbol: prefix, base: quoted });
+      if (prefix && (!SI_PREFIXES.includes(prefix) || prefix === 'da'))
+        findings.push({ kind: 'quote-prefix', symbol: prefix, base: quoted });
       else if (!prefix && KNOWN_UNITS.has(quoted)) findings.push({ kind: 'quoted-known', symbol: quoted });
       continue;
     }
@@ -408,7 +422,10 @@ function rewrite(unit: string): Rewrite {
   if (scale) body = change(body, body.replace(/^(?:\s+|\.|\*(?!\*))/, ''), 'a scale factor is written directly before the unit');
 
   body = change(body, body.replace(/\s*(?<!\*)\*(?!\*)\s*/g, '.'), 'units are joined with "."');
-  const squeezed = body.replace(/\s*(\/|\*\*|\^|\.)\s*/g, '$1').replace(/\(\s+/g, '(').replace(/\s+\)/g, ')');
+  const squeezed = body
+    .replace(/\s*(\/|\*\*|\^|\.)\s*/g, '$1')
+    .replace(/\(\s+/g, '(')
+    .replace(/\s+\)/g, ')');
   body = change(body, squeezed, 'VOUnits have no spaces');
   body = change(body, body.replace(/\s+/g, '.'), 'units are joined with "."');
   body = change(body, body.replaceAll('^', '**'), 'powers are written with "**"');
@@ -531,11 +548,14 @@ function usesSentence(findings: Finding[]): string {
   if (unknown.length === 1) clauses.push(`uses ${unknown[0]}, which is not a known VOUnit`);
   if (unknown.length > 1) clauses.push(`uses ${englishList(unknown)}, which are not known VOUnits`);
   for (const finding of findings) {
-    if (finding.kind === 'unprefixable') clauses.push(`puts a prefix on ${finding.base} in "${finding.symbol}", but ${finding.base} takes none`);
+    if (finding.kind === 'unprefixable')
+      clauses.push(`puts a prefix on ${finding.base} in "${finding.symbol}", but ${finding.base} takes none`);
     if (finding.kind === 'deca') clauses.push(`uses the prefix da in "${finding.symbol}", which VOUnits forbid`);
-    if (finding.kind === 'binary') clauses.push(`puts a binary prefix on ${finding.base} in "${finding.symbol}", but only bit, byte and B take them`);
+    if (finding.kind === 'binary')
+      clauses.push(`puts a binary prefix on ${finding.base} in "${finding.symbol}", but only bit, byte and B take them`);
     if (finding.kind === 'function') clauses.push(`applies "${finding.symbol}", which is not a VOUnits function (log, ln, exp, sqrt)`);
-    if (finding.kind === 'quote-prefix') clauses.push(`puts "${finding.symbol}" before '${finding.base}', but only an SI prefix may go there`);
+    if (finding.kind === 'quote-prefix')
+      clauses.push(`puts "${finding.symbol}" before '${finding.base}', but only an SI prefix may go there`);
     if (finding.kind === 'quoted-known') clauses.push(`quotes ${finding.symbol}, which makes it an unknown unit rather than the known one`);
   }
   return englishList(clauses);

@@ -1,7 +1,15 @@
 // The API's files that do not depend on the metadata: the error bodies the host's rules point at,
 // and the bodies the edge computes, written as files too for hosts that answer from files.
 
-import { BODIES, COMMON_METHODS, ERROR_FILES, methodNotAllowedBody, methodNotAllowedFile, optionsBody, optionsFile } from '../../hosting/routes.ts';
+import {
+  BODIES,
+  COMMON_METHODS,
+  ERROR_FILES,
+  methodNotAllowedBody,
+  methodNotAllowedFile,
+  optionsBody,
+  optionsFile,
+} from '../../hosting/routes.ts';
 
 /** dist/-relative path → file content. */
 export function fixedFiles(): Map<string, string> {

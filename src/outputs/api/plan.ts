@@ -16,7 +16,12 @@ export function planApi({ archive, fragments, baseUrl }: PlanInput): Plan[] {
   for (const response of responses(archive, (_kind, entry) => placeholders.for(entry.file.relative), baseUrl)) {
     if (response.format === 'api') continue;
     const parts = placeholders.split(encodeJson(response.value), placeholders.count(response.value));
-    plans.push(planOf(response.path, parts.map((part) => (typeof part === 'string' ? part : compactPiece(part.fragment)))));
+    plans.push(
+      planOf(
+        response.path,
+        parts.map((part) => (typeof part === 'string' ? part : compactPiece(part.fragment))),
+      ),
+    );
   }
   return [...plans, ...plansOf(fixedFiles())];
 }

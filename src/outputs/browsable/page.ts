@@ -95,7 +95,10 @@ export function requestHtml(view: View, method: string, target: string): string 
   // The list needs a data type: the request's, else the first.
   const dataType = params.getAll('data_type').pop() || 'catalogues';
   const list = escapeHtml(VIEWS.list.name);
-  const crumbs = view === 'list' ? list : `<a href="${escapeHtml(requestTarget('list', { data_type: dataType, format: 'api' }))}">${list}</a> / ${escapeHtml(VIEWS[view].name)}`;
+  const crumbs =
+    view === 'list'
+      ? list
+      : `<a href="${escapeHtml(requestTarget('list', { data_type: dataType, format: 'api' }))}">${list}</a> / ${escapeHtml(VIEWS[view].name)}`;
   return (
     `<nav class="crumbs">${crumbs}</nav>\n<h1>${escapeHtml(VIEWS[view].name)}</h1>\n` +
     `<div class="formats">Formats:<a href="${escapeHtml(withFormat('json'))}">json</a><a href="${escapeHtml(withFormat('api'))}">api</a></div>\n` +
@@ -114,7 +117,9 @@ export function browsableFrame(page: Omit<BrowsablePage, 'pretty'>): [string, st
   const statusLine = `HTTP ${page.status} ${STATUS_TEXT[page.status] ?? ''}`.trimEnd();
   const request = page.request ? requestHtml(page.view, page.request.method, page.request.target) : REQUEST;
   // The headers of the JSON answer the page shows, as DRF's page shows them.
-  const headers = [`Allow: ${HEADERS.Allow ?? ''}`, `Content-Type: ${CONTENT_TYPES.json}`, `Vary: ${HEADERS.Vary ?? ''}`].map((h) => h.replace(/^([^:]+):/, '<b>$1:</b>'));
+  const headers = [`Allow: ${HEADERS.Allow ?? ''}`, `Content-Type: ${CONTENT_TYPES.json}`, `Vary: ${HEADERS.Vary ?? ''}`].map((h) =>
+    h.replace(/^([^:]+):/, '<b>$1:</b>'),
+  );
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -459,7 +459,7 @@ export async function main(): Promise<void> {
     env: process.env,
     cwd: process.cwd(),
     // Progress only where a person watches: a terminal, and not in CI.
-    progress: Boolean(process.stderr.isTTY) && !process.env.CI,
+    progress: process.stderr.isTTY && !process.env.CI,
     onServe: (server) => {
       running = server;
       process.once('SIGINT', stop);

@@ -18,12 +18,25 @@ const settings = JSON.parse(readFileSync(path.join(PROJECT, '.vscode/settings.js
   'yaml.schemas': Record<string, string>;
 };
 
+/** A JSON-RPC message of the Language Server Protocol: a request, a response or a notification. */
+interface Message {
+  id?: number;
+  method?: string;
+  params?: unknown;
+  result?: unknown;
+}
+
+interface Diagnostics {
+  uri: string;
+  diagnostics: { message: string; range: { start: { line: number; character: number } } }[];
+}
+
 /** A minimal Language Server Protocol client over the server's stdio. */
 class LanguageClient {
   private buffer = Buffer.alloc(0);
   private nextId = 1;
   private readonly pending = new Map<number, (result: unknown) => void>();
-  private readonly listeners: ((method: string, params: any) => void)[] = [];
+  private readonly listeners: ((method: string | undefined, params: unknown) => void)[] = [];
 
   constructor(
     private readonly child: ChildProcessWithoutNullStreams,
@@ -41,19 +54,20 @@ class LanguageClient {
       if (headerEnd < 0) return;
       const length = Number(/Content-Length: (\d+)/i.exec(this.buffer.subarray(0, headerEnd).toString())?.[1]);
       if (this.buffer.length < headerEnd + 4 + length) return;
-      const message = JSON.parse(this.buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString('utf8'));
+      const message = JSON.parse(this.buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString('utf8')) as Message;
       this.buffer = this.buffer.subarray(headerEnd + 4 + length);
       this.dispatch(message);
     }
   }
 
-  private dispatch(message: any): void {
+  private dispatch(message: Message): void {
     if (message.id !== undefined && message.method === undefined) {
       this.pending.get(message.id)?.(message.result);
       this.pending.delete(message.id);
     } else if (message.id !== undefined) {
       // A request from the server: answer configuration requests with the settings.
-      const result = message.method === 'workspace/configuration' ? message.params.items.map(() => this.configuration) : null;
+      const items = message.method === 'workspace/configuration' ? (message.params as { items: unknown[] }).items : undefined;
+      const result = items ? items.map(() => this.configuration) : null;
       this.write({ jsonrpc: '2.0', id: message.id, result });
     } else {
       for (const listener of this.listeners) listener(message.method, message.params);
@@ -78,16 +92,17 @@ class LanguageClient {
     this.write({ jsonrpc: '2.0', method, params });
   }
 
-  diagnosticsFor(uri: string): Promise<{ message: string; range: { start: { line: number; character: number } } }[]> {
+  diagnosticsFor(uri: string): Promise<Diagnostics['diagnostics']> {
     return new Promise((resolve) => {
       this.listeners.push((method, params) => {
-        if (method === 'textDocument/publishDiagnostics' && params.uri === uri) resolve(params.diagnostics);
+        const published = params as Diagnostics;
+        if (method === 'textDocument/publishDiagnostics' && published.uri === uri) resolve(published.diagnostics);
       });
     });
   }
 }
 
-let server: ChildProcessWithoutNullStreams;
+let server: ChildProcessWithoutNullStreams | undefined;
 let client: LanguageClient;
 let version = 0;
 
@@ -187,7 +202,7 @@ describe('the YAML language server with the repository settings', () => {
 describe('every metadata file is covered', () => {
   const files = fg.sync('metadata/**/*.yaml', { cwd: PROJECT }).sort();
 
-  test('by exactly one glob of the settings, the one for its kind', async () => {
+  test('by exactly one glob of the settings, the one for its kind', () => {
     const matches = new Map<string, string[]>();
     for (const [schema, glob] of Object.entries(settings['yaml.schemas'])) {
       for (const file of fg.sync(glob, { cwd: PROJECT })) matches.set(file, [...(matches.get(file) ?? []), schema]);

@@ -71,7 +71,7 @@ describe('check --base', () => {
     await rm(path.join(dir, 'metadata/gamma'), { recursive: true });
     const result = await cli(['check', '--base', 'main', '--format', 'json'], dir);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout).diagnostics).toEqual([
+    expect((JSON.parse(result.stdout) as { diagnostics: unknown[] }).diagnostics).toEqual([
       {
         file: 'metadata/gamma/survey.yaml',
         line: 0,

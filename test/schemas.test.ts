@@ -100,8 +100,8 @@ describe('validators compiled ahead of time', async () => {
   const GROUP = 'gama/dr2/catalogues/SpecCat.yaml';
   const FACILITY = 'gama/dr3/imaging/VST.yaml';
   test.each([
-    ['the fixture archive', async () => FIXTURE],
-    ['the bundled metadata, with its warnings', async () => BUNDLED],
+    ['the fixture archive', () => Promise.resolve(FIXTURE)],
+    ['the bundled metadata, with its warnings', () => Promise.resolve(BUNDLED)],
     ['the synthetic S archive', async () => path.join(await syntheticdir(), 'metadata')],
     ['an unknown key', () => bundled(GROUP, (t) => t.replace('\n    description:', '\n    descripton:'))],
     ['a missing key', () => bundled(GROUP, (t) => t.replace(/\nupdated: .*\n/, '\n'))],

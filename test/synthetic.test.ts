@@ -90,7 +90,7 @@ describe('size S', () => {
     expect(columns.some((c) => c.documentation?.startsWith('<'))).toBe(true);
     const all = [...walkNodes(archive)].map((n) => n.node);
     expect(all.some((n) => n.contact === null)).toBe(true);
-    expect(all.some((n) => n.contact && n.contact.email.endsWith('@example.org'))).toBe(true);
+    expect(all.some((n) => n.contact?.email.endsWith('@example.org'))).toBe(true);
     expect(all.some((n) => n.pretty_name === undefined)).toBe(true);
     expect(all.some((n) => typeof n.pretty_name === 'string')).toBe(true);
   });

@@ -220,7 +220,7 @@ describe('the vendored word list', () => {
   });
 
   test('records its source and licence and is exactly what the normaliser writes', () => {
-    const header = (name: string) => text.match(new RegExp(`^# ${name}: (.*)$`, 'm'))?.[1];
+    const header = (name: string) => new RegExp(`^# ${name}: (.*)$`, 'm').exec(text)?.[1];
     const source = header('Source');
     const deprecatedSource = header('Deprecated words');
     expect(source).toMatch(/\S/);

@@ -219,7 +219,7 @@ describe('readVotableTables', () => {
       '<VOTABLE version="1.3">\n  <RESOURCE>\n    <TABLE name="t">\n  </RESOURCE>\n</VOTABLE>',
       "Not well-formed XML at line 4, column 3: Expected closing tag 'TABLE' (opened in line 3, col 5) instead of closing tag 'RESOURCE'.",
     ],
-    ['an empty document', '', 'Not well-formed XML at line 1: Start tag expected.'],
+    ['an empty document', '', 'Not well-formed XML at line 1, column 1: Start tag expected.'],
     ['a CSV file', 'ra,dec\n1,2\n', "Not well-formed XML at line 1, column 1: char 'r' is not expected."],
     [
       'a repeated attribute',
@@ -249,7 +249,7 @@ describe('readVotableTables', () => {
     ],
     ['another kind of document', '<?xml version="1.0"?><html><body/></html>', 'Not a VOTable: the root element is <html>, not <VOTABLE>'],
     ['two root elements', '<VOTABLE/><VOTABLE/>', 'Not well-formed XML: the document has more than one root element'],
-    ['only a comment', '<!-- nothing -->', 'Not well-formed XML at line 1: Start tag expected.'],
+    ['only a comment', '<!-- nothing -->', 'Not well-formed XML at line 1, column 1: Start tag expected.'],
     [
       'a FIELD with neither name nor ID',
       '<VOTABLE><RESOURCE><TABLE name="t"><FIELD name="a"/><FIELD datatype="int"/></TABLE></RESOURCE></VOTABLE>',

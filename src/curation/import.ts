@@ -5,7 +5,6 @@
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse as parseCsv } from 'csv-parse/sync';
 import { isMap, isSeq } from 'yaml';
 import type { Document, YAMLMap, YAMLSeq } from 'yaml';
 import type { Diagnostic } from '../diagnostics.ts';
@@ -17,6 +16,7 @@ import type { FileKind, KindType } from '../kinds/registry.ts';
 import { RewriteError, printCanonical, readForRewrite, writeAtomically } from './rewrite.ts';
 import { nextIds } from '../pipeline/assemble.ts';
 import { validateFiles } from '../pipeline/validate.ts';
+import { readCsvHeader } from '../readers/csv.ts';
 import { VotableError, readVotableTables } from '../readers/votable.ts';
 import { exists } from '../destination/folder.ts';
 
@@ -42,7 +42,11 @@ export interface ImportedColumn {
 
 // ---- Reading sources ---------------------------------------------------------------------------------
 
-type Source = { format: 'fits' | 'fits-text' | 'votable' | 'csv'; bytes: Buffer; text: string };
+interface Source {
+  format: 'fits' | 'fits-text' | 'votable' | 'csv';
+  bytes: Buffer;
+  text: string;
+}
 
 async function readSource(file: string): Promise<Source> {
   let bytes: Buffer;
@@ -116,13 +120,7 @@ export async function readColumns(
     };
   }
   if (source.format === 'csv') {
-    const rows = parseCsv(source.text, {
-      to_line: 1,
-      delimiter: file.toLowerCase().endsWith('.tsv') ? '\t' : ',',
-      relax_column_count: true,
-      trim: true,
-    }) as string[][];
-    const names = (rows[0] ?? []).filter((n) => n !== '');
+    const names = readCsvHeader(source.text, file.toLowerCase().endsWith('.tsv') ? '\t' : ',');
     if (names.length === 0) throw new RewriteError(`${file} has no header row of column names`);
     return { columns: names.map((name) => ({ name })), dataFile: path.basename(file) };
   }
@@ -139,7 +137,8 @@ export async function readColumns(
     const ttype = hdu.get(`TTYPE${n}`);
     const name = text(ttype?.value);
     if (!name) throw new RewriteError(`${file}: column ${n} of HDU ${hdu.index} has no TTYPE${n}, so it has no name`);
-    const description = text(hdu.get(`TCOMM${n}`)?.value) ?? (ttype?.comment.trim() || undefined);
+    // A TTYPE card's comment describes the column when there is no TCOMM card.
+    const description = text(hdu.get(`TCOMM${n}`)?.value) ?? text(ttype?.comment);
     const ucd = text(hdu.get(`TUCD${n}`)?.value);
     const unit = text(hdu.get(`TUNIT${n}`)?.value);
     columns.push({ name, ...(description ? { description } : {}), ...(ucd ? { ucd } : {}), ...(unit ? { unit } : {}) });
@@ -286,7 +285,7 @@ export async function importColumns(options: ImportOptions & { table: string }):
   const lines: string[] = [];
   if (!table) {
     const id = t.ids.CatalogueTable;
-    table = t.doc.createNode({ id, name: options.table, ...(dataFile ? { file_name: dataFile } : {}), columns: [] }) as YAMLMap;
+    table = t.doc.createNode({ id, name: options.table, ...(dataFile ? { file_name: dataFile } : {}), columns: [] });
     tables.items.push(table);
     lines.push(`new table "${options.table}" with id ${id}`);
   }

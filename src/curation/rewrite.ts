@@ -37,6 +37,7 @@ export const CANONICAL = {
 const CONFLICT = /^(<{7}|={7}|>{7})( |$)/m;
 
 /** Characters nobody can see in an editor: control and format characters, line separators. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\ufeff]/;
 const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'g');
 
@@ -113,7 +114,7 @@ export function canonicalise(doc: Document, kind: FileKind): void {
   const { schema, file } = fileSchema(kind);
   const top = isMap(doc.contents) ? doc.contents : undefined;
   const first = top?.items[0];
-  canonicaliseNode(doc.contents as YamlNode | null, schema, file, '');
+  canonicaliseNode(doc.contents, schema, file, '');
   // Comments above the first key head the whole file (the schema comment among them): they stay
   // on top whichever key sorts first.
   const head = top?.items[0];
@@ -164,7 +165,7 @@ function sortPairs(map: YAMLMap, order: string[]): void {
     return index < 0 ? order.length : index;
   };
   // A stable sort keeps unknown keys (which check reports) in their written order, at the end.
-  const sorted = (map.items as Pair[]).map((pair, i) => ({ pair, i })).sort((a, b) => rank(a.pair) - rank(b.pair) || a.i - b.i);
+  const sorted = map.items.map((pair, i) => ({ pair, i })).sort((a, b) => rank(a.pair) - rank(b.pair) || a.i - b.i);
   // The blank line before the first key belongs to the mapping's start, not to whichever key moved.
   const first = map.items[0];
   const spaceBefore = first && isScalar(first.key) ? first.key.spaceBefore : undefined;

@@ -4,7 +4,7 @@
 
 import path from 'node:path';
 import { isMap } from 'yaml';
-import type { Document, YAMLMap } from 'yaml';
+import type { Document } from 'yaml';
 import type { NodeYaml, ReleaseYaml } from '../kinds/data.ts';
 import { KINDS, KIND_TYPES, childrenOf } from '../kinds/registry.ts';
 import type { KindType } from '../kinds/registry.ts';
@@ -106,7 +106,7 @@ export async function stamp(options: StampOptions): Promise<StampResult> {
     }
     const map = entry.doc.getIn(pointer, true) ?? (pointer.length === 0 ? entry.doc.contents : undefined);
     if (!isMap(map)) throw new RewriteError(`${file.display}: cannot find ${pointer.join('.') || 'the top mapping'} to stamp`);
-    for (const [key, value] of Object.entries(values)) setInOrder(map as YAMLMap, key, value, order.get(kind) ?? [], entry.doc);
+    for (const [key, value] of Object.entries(values)) setInOrder(map, key, value, order.get(kind) ?? [], entry.doc);
     entry.notes.push(note);
   };
   /** Stamps a node as it needs; says whether it is new since the base. */

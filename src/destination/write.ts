@@ -171,7 +171,7 @@ class PlanWriter {
   async write(file: string, plan: Plan, spare?: string): Promise<{ bytes: number; reused: boolean }> {
     const { handle, reused } = await openOver(file, spare);
     let at = 0;
-    let complete = false;
+    let stopped: unknown;
     try {
       for await (const [slot, chunk] of this.reader.chunks(plan.pieces)) {
         const offset = at;
@@ -181,17 +181,17 @@ class PlanWriter {
         // as handled now, so that Node does not end the process over it first.
         slot.busy.catch(() => undefined);
       }
-      complete = true;
-    } finally {
-      // Every write ends before the file closes, failed or not; the first failure is reported.
-      const ended = await Promise.allSettled(this.slots.map((s) => s.busy));
-      for (const slot of this.slots) slot.busy = Promise.resolve();
-      let failure: unknown = ended.find((r) => r.status === 'rejected')?.reason;
-      // A spare longer than the new text loses its tail.
-      if (complete && failure === undefined && reused) await handle.truncate(at).catch((error: unknown) => (failure = error));
-      await handle.close();
-      if (failure !== undefined) throw failure;
+    } catch (error) {
+      stopped = error;
     }
+    // Every write ends before the file closes, failed or not; a failed write is reported first.
+    const ended = await Promise.allSettled(this.slots.map((s) => s.busy));
+    for (const slot of this.slots) slot.busy = Promise.resolve();
+    let failure: unknown = ended.find((r) => r.status === 'rejected')?.reason ?? stopped;
+    // A spare longer than the new text loses its tail.
+    if (failure === undefined && reused) await handle.truncate(at).catch((error: unknown) => (failure = error));
+    await handle.close();
+    if (failure !== undefined) throw failure instanceof Error ? failure : new Error(`writing failed: ${JSON.stringify(failure)}`);
     return { bytes: at, reused };
   }
 

@@ -138,7 +138,7 @@ async function withRequest(view: View, method: string, url: URL, res: Response, 
     async pull(controller) {
       const next = await reader.read();
       if (next.done) controller.close();
-      else controller.enqueue(next.value as Uint8Array<ArrayBuffer>);
+      else controller.enqueue(next.value);
     },
     cancel(reason) {
       return reader.cancel(reason);

@@ -105,7 +105,10 @@ async function respond(req: IncomingMessage, res: ServerResponse, redirects: Red
   // Methods other than GET and HEAD never reach the files under /api/; answering them here
   // also avoids building a web Request for methods the Request class refuses (TRACE, CONNECT).
   const own = answerBeforeFiles(method, url);
-  if (own) return sendAnswer(res, method, own);
+  if (own) {
+    sendAnswer(res, method, own);
+    return;
+  }
   const fileLayer = () => routeAndServe(method, url, headers, redirects, files);
   const response =
     isApiPath(url.pathname) && (method === 'GET' || method === 'HEAD')
@@ -203,8 +206,7 @@ class ResponseCapture extends PassThrough {
   }
 
   // serve-handler ends some responses (error pages) without calling writeHead first.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  override end(...args: any[]): this {
+  override end(...args: unknown[]): this {
     this.start();
     return (super.end as (...a: unknown[]) => this).apply(this, args);
   }

@@ -124,9 +124,9 @@ export function openCache(dir: string): Cache {
   const manifestFile = (outDir: string) => path.join(manifests, about(outDir));
   const scanFile = (metadataDir: string) => path.join(dir, 'scans', about(metadataDir));
   const rulesFile = path.join(dir, 'rules-passed');
-  const readJson = <T>(file: string): T | undefined => {
+  const readJson = (file: string): unknown => {
     try {
-      return JSON.parse(readFileSync(file, 'utf8')) as T;
+      return JSON.parse(readFileSync(file, 'utf8'));
     } catch {
       return undefined;
     }
@@ -204,7 +204,7 @@ export function openCache(dir: string): Cache {
         if (left || !used.has(name.split('.')[0] ?? '')) rmSync(path.join(digests, name), { force: true });
       }
     },
-    manifest: (outDir) => readJson<Manifest>(manifestFile(outDir)),
+    manifest: (outDir) => readJson(manifestFile(outDir)) as Manifest | undefined,
     spares(outDir) {
       const all = path.join(dir, 'spares');
       const mine = named(outDir);
@@ -220,11 +220,11 @@ export function openCache(dir: string): Cache {
     saveManifest(outDir, manifest) {
       save(manifestFile(outDir), JSON.stringify(manifest));
     },
-    scanIndex: (metadataDir) => readJson<ScanIndex>(scanFile(metadataDir)),
+    scanIndex: (metadataDir) => readJson(scanFile(metadataDir)) as ScanIndex | undefined,
     saveScanIndex(metadataDir, index) {
       save(scanFile(metadataDir), JSON.stringify(index));
     },
-    rulesPassed: (key) => readJson<{ key: string }>(rulesFile)?.key === key,
+    rulesPassed: (key) => (readJson(rulesFile) as { key?: string } | undefined)?.key === key,
     saveRulesPassed(key) {
       save(rulesFile, JSON.stringify({ key }));
     },

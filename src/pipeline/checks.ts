@@ -61,13 +61,15 @@ function unit(value: unknown): Finding[] {
 // ---- Sky coordinates ------------------------------------------------------------------------------------
 
 function ra(value: unknown): Finding[] {
-  const n = typeof value === 'string' ? Number(value) : NaN;
+  if (typeof value !== 'string') return [];
+  const n = Number(value);
   if (Number.isNaN(n) || (n >= 0 && n < 360)) return [];
   return [error('imaging/ra', `${value} is outside 0 to 360 (right ascension in degrees, 360 excluded)`)];
 }
 
 function dec(value: unknown): Finding[] {
-  const n = typeof value === 'string' ? Number(value) : NaN;
+  if (typeof value !== 'string') return [];
+  const n = Number(value);
   if (Number.isNaN(n) || (n >= -90 && n <= 90)) return [];
   return [error('imaging/dec', `${value} is outside -90 to 90 (declination in degrees)`)];
 }
@@ -107,9 +109,10 @@ const TYPICAL_WAVELENGTH: Record<string, number> = {
 };
 
 function band(value: unknown): Finding[] {
+  if (typeof value !== 'object' || value === null) return [];
   const b = value as { name?: unknown; central_wave_ang?: unknown };
   // A non-finite wavelength is the schema's to report.
-  if (typeof b?.central_wave_ang !== 'number' || !Number.isFinite(b.central_wave_ang) || typeof b.name !== 'string') return [];
+  if (typeof b.central_wave_ang !== 'number' || !Number.isFinite(b.central_wave_ang) || typeof b.name !== 'string') return [];
   const wave = b.central_wave_ang;
   const at = ['central_wave_ang'];
   const typical = TYPICAL_WAVELENGTH[b.name];
@@ -172,7 +175,7 @@ function fitsHeader(value: unknown): Finding[] {
       );
       continue;
     }
-    const v = Array.isArray(card) ? card[0] : undefined;
+    const v: unknown = Array.isArray(card) ? card[0] : undefined;
     if (v === undefined) continue; // the schema reports a card that is not a pair
     const kind = VALUE_KINDS.find(([pattern]) => pattern.test(keyword))?.[1];
     const ok =
@@ -181,7 +184,7 @@ function fitsHeader(value: unknown): Finding[] {
       (kind === 'integer' && Number.isInteger(v)) ||
       (kind === 'number' && typeof v === 'number') ||
       (kind === 'string' && typeof v === 'string');
-    if (!ok && kind) {
+    if (!ok) {
       findings.push(error('fits/value', `must be ${KIND_WORDS[kind]}, found ${JSON.stringify(v)}`, [keyword, 0]));
     }
   }
@@ -208,9 +211,10 @@ function fitsHeader(value: unknown): Finding[] {
 // ---- Data files -----------------------------------------------------------------------------------------------
 
 function file(value: unknown): Finding[] {
+  if (typeof value !== 'object' || value === null) return [];
   const node = value as { file_name?: unknown; file_extension?: unknown };
-  const ext = node?.file_extension;
-  const name = node?.file_name;
+  const ext = node.file_extension;
+  const name = node.file_name;
   if (typeof ext !== 'string') return [];
   if (ext.startsWith('.')) {
     return [error('files/extension', `"${ext}" is written with its dot; write ${ext.slice(1)}`, ['file_extension'])];

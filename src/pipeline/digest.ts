@@ -45,7 +45,7 @@ const SKELETON_KEYS = ['id', 'name', 'created', 'updated'];
 /** A group's or facility's nodes with only what the rules read, and their nesting. */
 function skeleton(kind: KindType, data: unknown): unknown {
   let root: Item | undefined;
-  walk<Item | null>(kind, data, null, (type, item, parent, _index) => {
+  walk<Item | null>(kind, data, null, (type, item, parent) => {
     const out: Item = {};
     for (const key of SKELETON_KEYS) if (key in item) out[key] = item[key];
     // Each list the node has, even if empty, as it was written.

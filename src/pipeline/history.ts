@@ -49,7 +49,10 @@ function readBlobs(cwd: string, specs: readonly string[]): Promise<string[]> {
     child.stdout.on('data', (c: Buffer) => chunks.push(c));
     child.on('error', (e) => reject(new HistoryError(`git cat-file failed: ${e.message}`)));
     child.on('close', (code) => {
-      if (code !== 0) return reject(new HistoryError(`git cat-file exited with ${code}`));
+      if (code !== 0) {
+        reject(new HistoryError(`git cat-file exited with ${code}`));
+        return;
+      }
       const out = Buffer.concat(chunks);
       const texts: string[] = [];
       let at = 0;
@@ -57,7 +60,10 @@ function readBlobs(cwd: string, specs: readonly string[]): Promise<string[]> {
         const headerEnd = out.indexOf(0x0a, at);
         const header = out.subarray(at, headerEnd).toString();
         const size = Number(header.split(' ')[2]);
-        if (!Number.isFinite(size)) return reject(new HistoryError(`git could not read ${spec}: ${header}`));
+        if (!Number.isFinite(size)) {
+          reject(new HistoryError(`git could not read ${spec}: ${header}`));
+          return;
+        }
         texts.push(out.subarray(headerEnd + 1, headerEnd + 1 + size).toString('utf8'));
         at = headerEnd + 1 + size + 1;
       }
@@ -117,7 +123,7 @@ export function changedLines(
     const lines = new Set<number>();
     let line = 1;
     for (const part of diff().diffLines(before, file.text)) {
-      const count = part.count ?? 0;
+      const count = part.count;
       if (part.added) for (let i = 0; i < count; i++) lines.add(line + i);
       if (!part.removed) line += count;
     }

@@ -74,9 +74,10 @@ export function indentationProblem(text: string): IndentationProblem | undefined
       skipAbove = undefined;
     }
     const kind = isItem(content) ? 'items' : 'keys';
-    let top = levels[levels.length - 1];
-    if (!top || (open && indent > open.indent) || (open && indent === open.indent && kind === 'items' && top.kind === 'keys')) {
-      // A new block: further in than the key that opened it, or a list at its key's own indentation.
+    const top = levels[levels.length - 1];
+    // A new block: further in than the key that opened it, or a list at its key's own indentation.
+    const starts = open !== undefined && (indent > open.indent || (indent === open.indent && kind === 'items' && top?.kind === 'keys'));
+    if (!top || starts) {
       levels.push({ indent, kind, line });
     } else if (indent > top.indent) {
       // Further in than its block, after a line that opened nothing: a key or item is out of place.
@@ -90,19 +91,20 @@ export function indentationProblem(text: string): IndentationProblem | undefined
       // A plain value continued on the next line.
       continue;
     } else {
+      // Back out to the block this line lines up with.
+      let current = top;
       let inner: Level | undefined;
-      while (levels.length > 1 && indent < top.indent) {
+      const backOut = () => {
         inner = levels.pop();
-        top = levels[levels.length - 1] as Level;
-      }
+        current = levels[levels.length - 1] ?? current;
+      };
+      while (levels.length > 1 && indent < current.indent) backOut();
       // A list at its key's indentation ends where the keys go on.
-      if (indent === top.indent && top.kind === 'items' && kind === 'keys' && levels[levels.length - 2]?.indent === indent) {
-        inner = levels.pop();
-        top = levels[levels.length - 1] as Level;
-      }
-      if (indent !== top.indent) {
+      if (indent === current.indent && current.kind === 'items' && kind === 'keys' && levels[levels.length - 2]?.indent === indent)
+        backOut();
+      if (indent !== current.indent) {
         const between = inner
-          ? ` the blocks it falls between use ${spaces(inner.indent)} (line ${inner.line}) and ${spaces(top.indent)} (line ${top.line});`
+          ? ` the blocks it falls between use ${spaces(inner.indent)} (line ${inner.line}) and ${spaces(current.indent)} (line ${current.line});`
           : '';
         return {
           line,
@@ -110,18 +112,18 @@ export function indentationProblem(text: string): IndentationProblem | undefined
           message: `is indented by ${spaces(indent)}, which lines up with no block around it:${between} indent it as one of them`,
         };
       }
-      if (kind !== top.kind) {
+      if (kind !== current.kind) {
         const list = [...levels].reverse().find((l) => l.kind === 'items' && l.indent < indent);
         return {
           line,
           col: 1,
           message:
             kind === 'items'
-              ? `is a list item indented by ${spaces(indent)}, as the keys around it are (line ${top.line}); ${list ? `the list's items use ${spaces(list.indent)} (line ${list.line}), so ${indentIt(list.indent)}` : 'put it under a key that ends with ":"'}`
-              : `is a key indented by ${spaces(indent)}, as the list items around it are (line ${top.line}); move it into an item, or ${indentIt(Math.max(0, indent - 2))} if it belongs to the block above the list`,
+              ? `is a list item indented by ${spaces(indent)}, as the keys around it are (line ${current.line}); ${list ? `the list's items use ${spaces(list.indent)} (line ${list.line}), so ${indentIt(list.indent)}` : 'put it under a key that ends with ":"'}`
+              : `is a key indented by ${spaces(indent)}, as the list items around it are (line ${current.line}); move it into an item, or ${indentIt(Math.max(0, indent - 2))} if it belongs to the block above the list`,
         };
       }
-      top.line = line;
+      current.line = line;
     }
     previous = line;
     open = undefined;

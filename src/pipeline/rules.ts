@@ -69,7 +69,7 @@ function nodeIdsAreUniquePerKind(nodes: readonly NodeVisit[], report: Report): v
   for (const n of nodes) highest.set(n.kind, Math.max(highest.get(n.kind) ?? 0, n.node.id));
   for (const n of nodes) {
     let ids = first.get(n.kind);
-    if (!ids) first.set(n.kind, (ids = new Map()));
+    if (!ids) first.set(n.kind, (ids = new Map<number, NodeVisit>()));
     const seen = ids.get(n.node.id);
     if (!seen) {
       ids.set(n.node.id, n);
@@ -90,11 +90,14 @@ function siblingNamesAreUnique(archive: Archive, nodes: readonly NodeVisit[], re
   // Names are compared within their parent: a map of names per parent object (the parent node,
   // or for groups and facilities their release and kind), holding where each name first stood.
   // Places are kept as they came (a node's pointer is worked out only if it is reported).
-  type Place = { file: MetadataFile; pointer: readonly PathSegment[] };
+  interface Place {
+    file: MetadataFile;
+    pointer: readonly PathSegment[];
+  }
   const scopes = new Map<object, Map<string, Place>>();
   const check = (scope: object, place: Place, name: string, what: string) => {
     let names = scopes.get(scope);
-    if (!names) scopes.set(scope, (names = new Map()));
+    if (!names) scopes.set(scope, (names = new Map<string, Place>()));
     const previous = names.get(name);
     if (previous !== undefined) {
       const where = `${previous.file.display}:${previous.file.locate([...previous.pointer, 'name']).line}`;

@@ -75,7 +75,7 @@ export interface ScannedFile {
   relative: string;
   hash: string;
   /** The bytes, read now or when first asked for. */
-  bytes(): Buffer;
+  bytes: () => Buffer;
 }
 
 /** Hashes recorded by an earlier scan, by relative path. */

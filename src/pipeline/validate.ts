@@ -246,7 +246,7 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
     }
     case 'type': {
       const expected = (error.params as { type: string | string[] }).type;
-      const list = Array.isArray(expected) ? expected : String(expected).split(',');
+      const list = Array.isArray(expected) ? expected : expected.split(',');
       return make(`${subject} must be ${typeWords(list)}, found ${found}${typeHint(list, value, pointer, file.source(pointer))}`, 'type');
     }
     case 'pattern': {
@@ -333,8 +333,8 @@ export function describeValue(value: unknown, written?: string): string {
   if (typeof value === 'object') return 'a mapping';
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)}`;
   if (typeof value === 'boolean') return `the boolean ${value}`;
-  const text = written !== undefined && Number(written) === value ? written : String(value);
-  return `the number ${text}`;
+  if (typeof value !== 'number') return `a ${typeof value}`;
+  return `the number ${written !== undefined && Number(written) === value ? written : String(value)}`;
 }
 
 function typeHint(expected: string[], value: unknown, pointer: readonly PathSegment[], written: string | undefined): string {

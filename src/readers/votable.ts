@@ -1,7 +1,8 @@
 // Reads the FIELD lists of a VOTable document (versions 1.1 to 1.5, with or without a namespace
 // prefix) so `archive-schema import` can turn them into a table's columns; data rows are not read.
 
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { XMLParser } from 'fast-xml-parser';
+import { SyntaxValidator } from 'fast-xml-validator';
 
 export interface VotableField {
   name: string;
@@ -43,10 +44,12 @@ export function readVotableTables(xml: string): VotableTable[] {
       `The document has a ${declaration[1]?.toUpperCase()} declaration at line ${lineOf(text, declaration.index)}, which is not accepted: entity declarations can make a small file expand without limit, and VOTable needs none (remove it)`,
     );
   }
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) {
-    const { line, col, msg } = valid.err;
-    throw new VotableError(`Not well-formed XML at line ${line}${col === undefined ? '' : `, column ${col}`}: ${msg}`);
+  try {
+    // fast-xml-parser's own validator moved into fast-xml-validator, by the same author.
+    SyntaxValidator.validate(text);
+  } catch (error) {
+    const { line, col, message } = error as { line?: number; col?: number; message: string };
+    throw new VotableError(`Not well-formed XML at line ${line ?? 1}${col === undefined ? '' : `, column ${col}`}: ${message}`);
   }
   const parser = new XMLParser({
     // Document order matters: a RESOURCE may hold TABLEs and RESOURCEs interleaved, and the

@@ -259,7 +259,7 @@ class Parser {
     if (this.peek() === '(') {
       this.pos += 1;
       const fine =
-        (this.match(/[+-]?[0-9]+\.[0-9]+\)/y) || this.match(/[+-]?[0-9]+\)/y) || this.match(/[+-]?[0-9]+\/[0-9]+\)/y)) !== undefined;
+        (this.match(/[+-]?[0-9]+\.[0-9]+\)/y) ?? this.match(/[+-]?[0-9]+\)/y) ?? this.match(/[+-]?[0-9]+\/[0-9]+\)/y)) !== undefined;
       if (!fine) this.fail('a power in parentheses is an integer, a decimal or a fraction such as (1/2)');
       return;
     }
@@ -390,7 +390,7 @@ const PROBLEM_ORDER = [
   'several units after "/" go in parentheses',
 ];
 
-const NON_ASCII: ReadonlyArray<[RegExp, string]> = [
+const NON_ASCII: readonly [RegExp, string][] = [
   [/[µμ]/g, 'u'],
   [/Å/g, 'Angstrom'],
   [/°/g, 'deg'],
@@ -570,6 +570,6 @@ function words(list: string): string[] {
   return list.split(' ');
 }
 
-function aliasesOf(unit: string, spellings: string): Array<[string, string]> {
+function aliasesOf(unit: string, spellings: string): [string, string][] {
   return words(spellings).map((spelling) => [spelling, unit]);
 }

@@ -66,15 +66,6 @@ h1{font-size:24px;margin:8px 0 16px}
 pre{background:#fff;border:1px solid #ddd;border-radius:4px;padding:10px 12px;overflow:auto;white-space:pre-wrap;word-break:break-word;tab-size:4}
 pre a{color:#2a6ebb}.meta b{color:#444}`;
 
-/** The request target with its format replaced, for the format links. */
-function withFormat(target: string, format: string): string {
-  const q = target.indexOf('?');
-  const path = q < 0 ? target : target.slice(0, q);
-  const params = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
-  params.set('format', format);
-  return `${path}?${params.toString()}`;
-}
-
 /**
  * Where a page shows its request: the breadcrumbs, the view's name, the format links and the
  * request line. A page written as a file answers several requests (the ifs and spectra listings

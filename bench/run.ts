@@ -1,10 +1,8 @@
-// `npm run bench -- --size S|M|L`: measures the build against the floor (reading and parsing the
-// same YAML with js-yaml, serialising and writing it once) in the same run, each step in a process
-// of its own, one after another, and prints the medians: wall time, ratio to the floor, YAML
-// throughput and peak memory; then the largest output files.
+// `npm run bench -- --size S|M|L [--runs N] [--dir DIR]`: times check and the builds, each in a
+// process of its own right after a floor (bench/floor.ts), and prints a Markdown table of them.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,13 +20,30 @@ interface Sample {
   rssKb: number;
 }
 
+/** A step and the floor measured right before it, so both ran in the same state of the machine. */
+interface Pair {
+  floor: Sample;
+  step: Sample;
+}
+
+type Step = 'check' | 'uncached' | 'cold' | 'catalogue' | 'imaging' | 'again';
+
+/** Where one benchmark reads and writes, and the two files its warm builds edit. */
+interface Setup {
+  root: string;
+  metadata: string;
+  out: string;
+  cache: string;
+  targets: { catalogue: string; imaging: string };
+}
+
 function measure(args: string[], cwd: string): Sample {
   // The previous step's writes go to disk first, so no step pays for another's write-back.
   spawnSync('sync');
   const started = performance.now();
   const run = spawnSync(process.execPath, ['--import', RSS_HOOK, ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 26 });
   const ms = performance.now() - started;
-  if (run.status !== 0) throw new Error(`${args.join(' ')} exited with ${run.status}:\n${run.stderr}\n${run.stdout}`);
+  if (run.status !== 0) throw new Error(`${args.join(' ')} exited with ${run.status ?? run.signal}:\n${run.stderr}\n${run.stdout}`);
   const rss = /BENCH-RSS (\d+)/.exec(run.stderr)?.[1];
   return { ms, rssKb: Number(rss ?? 0) };
 }
@@ -108,64 +123,115 @@ function largest(dir: string, count: number): { file: string; bytes: number }[] 
   return files.sort((a, b) => b.bytes - a.bytes || (a.file < b.file ? -1 : 1)).slice(0, count);
 }
 
+/**
+ * Measures the floor, then the step. This machine hands memory back to its host and, at some hours,
+ * charges for getting it again, so a floor measured once, at another moment, would be cheaper or
+ * dearer than the step's conditions; one measured right before it shares them.
+ */
+function pair(setup: Setup, args: string[]): Pair {
+  const json = path.join(setup.root, 'floor.json');
+  const floor = measure([FLOOR, setup.metadata, json], setup.root);
+  rmSync(json, { force: true });
+  return { floor, step: measure(args, setup.root) };
+}
+
+// Each warm build edits one file, is measured, and the edit is undone by an unmeasured build. The
+// first follows the cold build; the last is a curator's next edit, after other warm builds.
+const WARM: [Step, keyof Setup['targets']][] = [
+  ['catalogue', 'catalogue'],
+  ['imaging', 'imaging'],
+  ['again', 'catalogue'],
+];
+
+/** One run: every step once, each in a pair with its floor, appended to `pairs`. */
+function runOnce(setup: Setup, run: number, pairs: Record<Step, Pair[]>): void {
+  const { metadata, out, cache, root } = setup;
+  const build = [CLI, 'build', '--metadata', metadata, '--out', out];
+  const cached = [...build, '--cache-dir', cache];
+  pairs.check.push(pair(setup, [CLI, 'check', '--metadata', metadata, '--no-cache', '--quiet']));
+  rmSync(out, { recursive: true, force: true });
+  pairs.uncached.push(pair(setup, [...build, '--no-cache']));
+  // A curator's first build: no cache yet and no previous output.
+  rmSync(cache, { recursive: true, force: true });
+  rmSync(out, { recursive: true, force: true });
+  pairs.cold.push(pair(setup, cached));
+  for (const [step, kind] of WARM) {
+    const restore = edit(setup.targets[kind], `${step} ${run}`);
+    try {
+      pairs[step].push(pair(setup, cached));
+    } finally {
+      restore();
+    }
+    // Back to the unedited state, so each warm build measures one edit only.
+    measure(cached, root);
+  }
+}
+
+/** The median of the ith `over` sample divided by the ith `under` one, for each i. */
+function medianRatio(over: Sample[], under: Sample[]): number {
+  return median(over.map((sample, i) => sample.ms / (under[i]?.ms ?? NaN)));
+}
+
 export function bench(size: Size, runs: number, root: string, log: (text: string) => void): void {
   mkdirSync(root, { recursive: true });
   log(`Generating or reusing the synthetic ${size} archive in ${root} ...\n`);
   const metadata = dataFor(size, root);
-  const bytes = yamlBytes(metadata);
-  const targets = filesToEdit(metadata);
-  const out = path.join(root, `dist-${size}`);
-  const cache = path.join(root, `cache-${size}`);
-  const build = ['build', '--metadata', metadata, '--out', out, '--cache-dir', cache];
-  const samples: Record<string, Sample[]> = { floor: [], check: [], cold: [], catalogue: [], imaging: [], again: [] };
-  // Each warm build edits one file, is measured, and the edit is undone by an unmeasured build. The
-  // first follows the cold build; the last is a curator's next edit, after other warm builds.
-  const warm: [string, keyof typeof targets][] = [['catalogue', 'catalogue'], ['imaging', 'imaging'], ['again', 'catalogue']];
+  const setup: Setup = {
+    root,
+    metadata,
+    out: path.join(root, `dist-${size}`),
+    cache: path.join(root, `cache-${size}`),
+    targets: filesToEdit(metadata),
+  };
+  const pairs: Record<Step, Pair[]> = { check: [], uncached: [], cold: [], catalogue: [], imaging: [], again: [] };
   for (let run = 1; run <= runs; run++) {
-    log(`Run ${run} of ${runs}: floor, check, cold build, warm builds ...\n`);
-    samples.floor?.push(measure([FLOOR, metadata, path.join(root, 'floor.json')], root));
-    rmSync(path.join(root, 'floor.json'), { force: true });
-    samples.check?.push(measure([CLI, 'check', '--metadata', metadata, '--no-cache', '--quiet'], root));
-    rmSync(cache, { recursive: true, force: true });
-    rmSync(out, { recursive: true, force: true });
-    samples.cold?.push(measure([CLI, ...build], root));
-    for (const [step, kind] of warm) {
-      const restore = edit(targets[kind], `${step} ${run}`);
-      try {
-        samples[step]?.push(measure([CLI, ...build], root));
-      } finally {
-        restore();
-      }
-      // Back to the unedited state, so each warm build measures one edit only.
-      measure([CLI, ...build], root);
-    }
+    log(`Run ${run} of ${runs}: check, cold builds and warm builds, each right after a floor ...\n`);
+    runOnce(setup, run, pairs);
   }
-  const floorMs = median(samples.floor?.map((s) => s.ms) ?? []);
+  const floors = Object.values(pairs).flatMap((list) => list.map((p) => p.floor));
+  const steps = (key: Step) => pairs[key].map((p) => p.step);
   const spec = SIZES[size];
-  const rows: [string, string][] = [
-    ['floor (read + js-yaml + one JSON.stringify + write, one thread)', 'floor'],
+  const mb = yamlBytes(metadata) / 1e6;
+  log(
+    `\nSize ${size}: ${spec.columns.toLocaleString('en')} columns, ${spec.regions.toLocaleString('en')} regions, ${mb.toFixed(1)} MB of YAML; ` +
+      `${runs} run${runs === 1 ? '' : 's'} on ${os.availableParallelism()} cores. Wall and peak RSS are medians (the floor's of all ${floors.length} floors); ` +
+      `each ratio is the median of a step's ratios to the floor measured right before it.\n\n`,
+  );
+  log('| step | wall | ratio to floor | YAML MB/s | peak RSS |\n|---|---:|---:|---:|---:|\n');
+  const row = (label: string, samples: Sample[], ratio: number) => {
+    const ms = median(samples.map((s) => s.ms));
+    const rss = median(samples.map((s) => s.rssKb)) / 1024;
+    log(`| ${label} | ${(ms / 1000).toFixed(2)} s | ${ratio.toFixed(2)} | ${(mb / (ms / 1000)).toFixed(1)} | ${rss.toFixed(0)} MB |\n`);
+  };
+  row('floor (read + js-yaml + one JSON.stringify + write, one thread)', floors, 1);
+  const labels: [string, Step][] = [
     ['check (no cache)', 'check'],
-    ['cold build (empty cache, no previous output)', 'cold'],
-    [`warm build after editing one catalogue group (${path.relative(metadata, targets.catalogue)})`, 'catalogue'],
-    [`warm build after editing one imaging facility (${path.relative(metadata, targets.imaging)})`, 'imaging'],
+    ['cold build without the cache (--no-cache, no previous output)', 'uncached'],
+    ["cold build with an empty cache (a curator's first build, no previous output)", 'cold'],
+    [`warm build after editing one catalogue group (${path.relative(metadata, setup.targets.catalogue)})`, 'catalogue'],
+    [`warm build after editing one imaging facility (${path.relative(metadata, setup.targets.imaging)})`, 'imaging'],
     ['warm build after editing the catalogue group again', 'again'],
   ];
-  const mb = bytes / 1e6;
-  log(`\nSize ${size}: ${spec.columns.toLocaleString('en')} columns, ${spec.regions.toLocaleString('en')} regions, ${mb.toFixed(1)} MB of YAML; median of ${runs} run${runs === 1 ? '' : 's'} on ${os.availableParallelism()} cores.\n\n`);
-  log('| step | wall | ratio to floor | YAML MB/s | peak RSS |\n|---|---:|---:|---:|---:|\n');
-  for (const [label, key] of rows) {
-    const list = samples[key] ?? [];
-    const ms = median(list.map((s) => s.ms));
-    const rss = median(list.map((s) => s.rssKb)) / 1024;
-    log(`| ${label} | ${(ms / 1000).toFixed(2)} s | ${(ms / floorMs).toFixed(2)} | ${(mb / (ms / 1000)).toFixed(1)} | ${rss.toFixed(0)} MB |\n`);
-  }
-  const cold = median(samples.cold?.map((s) => s.ms) ?? []);
-  for (const [step, label] of [['catalogue', 'the catalogue edit'], ['imaging', 'the imaging edit'], ['again', 'the second catalogue edit']] as const) {
-    const ms = median(samples[step]?.map((s) => s.ms) ?? []);
-    log(`\nWarm build after ${label}: ${((ms / cold) * 100).toFixed(0)}% of the cold build.`);
+  for (const [label, key] of labels)
+    row(
+      label,
+      steps(key),
+      medianRatio(
+        steps(key),
+        pairs[key].map((p) => p.floor),
+      ),
+    );
+  // Against the cold build of the same run, which ran in the same state of the machine.
+  for (const [step, label] of [
+    ['catalogue', 'the catalogue edit'],
+    ['imaging', 'the imaging edit'],
+    ['again', 'the second catalogue edit'],
+  ] as const) {
+    const percent = medianRatio(steps(step), steps('cold')) * 100;
+    log(`\nWarm build after ${label}: ${percent.toFixed(0)}% of the cold build with an empty cache.`);
   }
   log('\n\nLargest output files:\n\n| file | size |\n|---|---:|\n');
-  for (const { file, bytes: size2 } of largest(out, 5)) log(`| ${file} | ${(size2 / 1e6).toFixed(1)} MB |\n`);
+  for (const { file, bytes } of largest(setup.out, 5)) log(`| ${file} | ${(bytes / 1e6).toFixed(1)} MB |\n`);
 }
 
 // The entry point (only when run as a program).
@@ -176,11 +242,25 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
     return i >= 0 ? args[i + 1] : undefined;
   };
   const size = (value('--size') ?? 'S') as Size;
-  const runs = Number(value('--runs') ?? 3);
+  const runs = Number(value('--runs') ?? 4);
+  const dir = value('--dir');
   if (!(size in SIZES) || !Number.isInteger(runs) || runs < 1) {
     process.stderr.write('usage: npm run bench -- [--size S|M|L] [--runs N] [--dir DIR]\n');
     process.exitCode = 2;
   } else {
-    bench(size, runs, value('--dir') ?? path.join(os.tmpdir(), 'archive-schema-bench'), (t) => process.stdout.write(t));
+    // A folder of its own unless one is given, so two benchmarks never share one; a given one is
+    // kept, to reuse its archive next time. Resolved, because the steps run with it as their cwd.
+    const root = dir ? path.resolve(dir) : mkdtempSync(path.join(os.tmpdir(), 'archive-schema-bench-'));
+    // Ctrl-C stops the step running (it gets the signal too) and so the benchmark, through the
+    // `finally` below; the handler only keeps Node from ending before it.
+    process.once('SIGINT', () => (process.exitCode = 130));
+    try {
+      bench(size, runs, root, (t) => process.stdout.write(t));
+    } catch (error) {
+      process.stderr.write(`bench: ${(error as Error).message}\n`);
+      process.exitCode ??= 1;
+    } finally {
+      if (!dir) rmSync(root, { recursive: true, force: true });
+    }
   }
 }

@@ -1,7 +1,8 @@
 // Long work shows progress on a terminal, one line updated in place and cleared at the end, and
-// stays quiet (nothing but the result) when piped or in CI. The benchmark prints its table.
+// stays quiet (only the result) when piped or in CI. The benchmark prints its table, leaving no temp folder.
 
 import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { PROJECT, cli, tempdir, testdir } from './helpers.ts';
@@ -25,27 +26,69 @@ test('piped or in CI, there is no progress, only the result', async () => {
   expect(result.stdout.split('\n').filter(Boolean)).toHaveLength(1);
 });
 
-test('npm run bench prints the table of steps against the floor, and the largest outputs', async () => {
+const BENCH = path.join(PROJECT, 'bench/lib/run.js');
+
+/** Runs the benchmark on size S, once, with extra arguments and environment. */
+function bench(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  return spawnSync(process.execPath, [BENCH, '--size', 'S', '--runs', '1', ...args], { encoding: 'utf8', env });
+}
+
+/** The rows of the benchmark's Markdown tables, each as its cells. */
+function tableRows(stdout: string): string[][] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('| '))
+    .map((line) => line.slice(2, -2).split(' | '));
+}
+
+test('npm run bench prints each step against its floor, the warm builds against the cold one, and the largest outputs', async () => {
   const dir = await tempdir();
-  const run = spawnSync(process.execPath, [path.join(PROJECT, 'bench/lib/run.js'), '--size', 'S', '--runs', '1', '--dir', dir], { encoding: 'utf8' });
+  const run = bench(['--dir', dir]);
   expect(run.status, run.stderr).toBe(0);
-  const rows = run.stdout.split('\n').filter((l) => l.startsWith('| '));
-  expect(rows.map((r) => r.split(' | ')[0])).toEqual([
-    '| step',
-    '| floor (read + js-yaml + one JSON.stringify + write, one thread)',
-    '| check (no cache)',
-    '| cold build (empty cache, no previous output)',
-    expect.stringMatching(/^\| warm build after editing one catalogue group \(.+\.yaml\)$/),
-    expect.stringMatching(/^\| warm build after editing one imaging facility \(.+\.yaml\)$/),
-    '| warm build after editing the catalogue group again',
-    '| file',
-    expect.stringMatching(/^\| api\/schema\//),
-    expect.stringMatching(/^\| api\/schema\//),
-    expect.stringMatching(/^\| api\/schema\//),
-    expect.stringMatching(/^\| api\/schema\//),
-    expect.stringMatching(/^\| api\/schema\//),
+  expect(run.stdout).toMatch(
+    /^Size S: 5,000 columns, 50 regions, [\d.]+ MB of YAML; 1 run on \d+ cores\..*median of a step's ratios to the floor measured right before it\.$/m,
+  );
+  const [header, ...rest] = tableRows(run.stdout);
+  expect(header).toEqual(['step', 'wall', 'ratio to floor', 'YAML MB/s', 'peak RSS']);
+  const steps = rest.slice(
+    0,
+    rest.findIndex((cells) => cells[0] === 'file'),
+  );
+  expect(steps.map((cells) => cells[0])).toEqual([
+    'floor (read + js-yaml + one JSON.stringify + write, one thread)',
+    'check (no cache)',
+    'cold build without the cache (--no-cache, no previous output)',
+    "cold build with an empty cache (a curator's first build, no previous output)",
+    expect.stringMatching(/^warm build after editing one catalogue group \(.+\/catalogues\/.+\.yaml\)$/),
+    expect.stringMatching(/^warm build after editing one imaging facility \(.+\/imaging\/.+\.yaml\)$/),
+    'warm build after editing the catalogue group again',
   ]);
-  expect(run.stdout).toMatch(/\| floor [^\n]*\| [\d.]+ s \| 1\.00 \| [\d.]+ \| \d+ MB \|/);
-  expect(run.stdout).toMatch(/Warm build after the catalogue edit: \d+% of the cold build\./);
-  expect(run.stdout).toMatch(/Warm build after the second catalogue edit: \d+% of the cold build\./);
+  for (const [, wall, ratio, throughput, rss] of steps) {
+    expect(Number(/^([\d.]+) s$/.exec(wall ?? '')?.[1])).toBeGreaterThan(0);
+    expect(Number(ratio)).toBeGreaterThan(0);
+    expect(Number(throughput)).toBeGreaterThan(0);
+    expect(Number(/^(\d+) MB$/.exec(rss ?? '')?.[1])).toBeGreaterThan(0);
+  }
+  // The floor is the unit of the ratios.
+  expect(steps[0]?.[2]).toBe('1.00');
+  for (const edit of ['the catalogue edit', 'the imaging edit', 'the second catalogue edit']) {
+    const percent = new RegExp(`^Warm build after ${edit}: (\\d+)% of the cold build with an empty cache\\.$`, 'm').exec(run.stdout)?.[1];
+    expect(Number(percent), edit).toBeGreaterThan(0);
+  }
+  const files = rest.slice(steps.length + 1);
+  expect(files).toHaveLength(5);
+  for (const [file, size] of files) {
+    expect(file).toMatch(/^api\/schema\//);
+    expect(size).toMatch(/^[\d.]+ MB$/);
+  }
+  // A folder given with --dir is kept, with its archive, for the next run to reuse.
+  expect(existsSync(path.join(dir, 'metadata-S.done'))).toBe(true);
+}, 120_000);
+
+test('without --dir, npm run bench works in a folder of its own and removes it at the end', async () => {
+  const tmp = await tempdir();
+  const run = bench([], { ...process.env, TMPDIR: tmp });
+  expect(run.status, run.stderr).toBe(0);
+  expect(run.stdout).toContain(`archive in ${path.join(tmp, 'archive-schema-bench-')}`);
+  expect(readdirSync(tmp)).toEqual([]);
 }, 120_000);

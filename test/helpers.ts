@@ -1,6 +1,7 @@
 // Shared test helpers: temporary project folders from object literals, an in-process CLI run,
 // and a raw HTTP client that sends exactly the method and path it is given.
 
+import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
@@ -50,6 +51,33 @@ export async function testdir(files: Record<string, string | null> = {}, base: s
 /** A temporary project whose `metadata/` is the synthetic S archive (src/bench/synthetic.ts). */
 export async function syntheticdir(): Promise<string> {
   return testdir(Object.fromEntries(generateArchive('S')), null);
+}
+
+/**
+ * A temporary project (testdir) that is a git repository on `main`, its metadata committed as
+ * the base of a change; `git` runs a git command in it and returns what it printed.
+ */
+export async function gitdir(
+  files: Record<string, string | null> = {},
+  base: string | null = FIXTURE,
+): Promise<{ dir: string; git: (...args: string[]) => string }> {
+  const dir = await testdir(files, base);
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=Curator', '-c', 'user.email=curator@example.org', ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
+  git('init', '-q', '-b', 'main');
+  git('add', '.');
+  git('commit', '-q', '-m', 'base');
+  return { dir, git };
+}
+
+/** Changes a file of a project in place. */
+export async function edit(dir: string, file: string, change: (text: string) => string): Promise<void> {
+  const target = path.join(dir, file);
+  await writeFile(target, change(await readFile(target, 'utf8')));
 }
 
 export interface CliResult {

@@ -2,28 +2,15 @@
 // (a pull request's base). An id may disappear only through metadata/retired.yaml, may not move
 // to another parent, and a retired id is never used again.
 
-import { execFileSync } from 'node:child_process';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { cli, testdir } from './helpers.ts';
+import { cli, edit, gitdir } from './helpers.ts';
 
 const GROUP = 'metadata/alpha/dr1/catalogues/SpecCat.yaml';
 
 /** A repository whose first commit is the fixture archive; the working tree is then changed. */
-async function repo(): Promise<string> {
-  const dir = await testdir();
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
-  git('init', '-q', '-b', 'main');
-  git('-c', 'user.name=Curator', '-c', 'user.email=curator@example.org', 'add', '.');
-  git('-c', 'user.name=Curator', '-c', 'user.email=curator@example.org', 'commit', '-q', '-m', 'base');
-  return dir;
-}
-
-async function edit(dir: string, file: string, change: (text: string) => string): Promise<void> {
-  const target = path.join(dir, file);
-  await writeFile(target, change(await readFile(target, 'utf8')));
-}
+const repo = async () => (await gitdir()).dir;
 
 const RETIRED = `retired:
   - kind: CatalogueColumn
@@ -120,14 +107,10 @@ describe('check --base', () => {
   });
 
   test('warnings are reported only on lines changed since the base; errors everywhere', async () => {
-    const dir = await testdir({
+    const { dir } = await gitdir({
       'alpha/dr2/catalogues/InputCat.yaml':
         'id: 21\nname: InputCat\ncreated: 2018-01-01T00:00:00Z\nupdated: 2018-01-01T00:00:00Z\ntables:\n  - id: 201\n    name: TilingCat\n    columns:\n      - id: 2010\n        name: RA\n        unit: km s-1\n',
     });
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
-    git('init', '-q', '-b', 'main');
-    git('add', '.');
-    git('-c', 'user.name=C', '-c', 'user.email=c@example.org', 'commit', '-q', '-m', 'base');
     await edit(dir, 'metadata/alpha/dr2/catalogues/InputCat.yaml', (t) => `${t}      - id: 2011\n        name: MASS\n        unit: Msun\n`);
     const all = await cli(['check'], dir);
     expect(all.stdout).toContain('unit "km s-1" is not a VOUnit');

@@ -5,23 +5,11 @@ import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { cli, expectSameFiles, snapshotTree, testdir } from './helpers.ts';
+import { cli, edit, expectSameFiles, gitdir, snapshotTree } from './helpers.ts';
 
 const GROUP = 'metadata/alpha/dr1/catalogues/SpecCat.yaml';
 
-async function repo(): Promise<string> {
-  const dir = await testdir();
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
-  git('init', '-q', '-b', 'main');
-  git('add', '.');
-  git('-c', 'user.name=C', '-c', 'user.email=c@example.org', 'commit', '-q', '-m', 'base');
-  return dir;
-}
-
-async function edit(dir: string, file: string, change: (text: string) => string): Promise<void> {
-  const target = path.join(dir, file);
-  await writeFile(target, change(await readFile(target, 'utf8')));
-}
+const repo = async () => (await gitdir()).dir;
 
 describe('stamp', () => {
   test('sets updated on changed nodes and created on new ones, where fmt would put them', async () => {

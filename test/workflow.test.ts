@@ -1,13 +1,12 @@
 // The pull-request workflow: it runs on changes to metadata/ or schemas/, and the commands it runs
 // work as written, in a repository laid out as actions/checkout leaves it.
 
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { expect, test } from 'vitest';
-import { PROJECT, cli, testdir } from './helpers.ts';
+import { PROJECT, cli, gitdir } from './helpers.ts';
 
 const workflow = parse(readFileSync(path.join(PROJECT, '.github/workflows/metadata.yml'), 'utf8')) as {
   on: { pull_request: { paths: string[] } };
@@ -32,11 +31,7 @@ const argv = (command: string) =>
     .map((a) => a.replace(/^"(.*)"$/, '$1'));
 
 test('its commands pass on an unchanged pull request and annotate a broken one', async () => {
-  const dir = await testdir();
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
-  git('init', '-q', '-b', 'main');
-  git('add', '.');
-  git('-c', 'user.name=C', '-c', 'user.email=c@example.org', 'commit', '-q', '-m', 'base');
+  const { dir, git } = await gitdir();
   git('update-ref', 'refs/remotes/origin/main', 'HEAD');
   for (const command of commands) expect(await cli(argv(command), dir), command).toEqual({ code: 0, stdout: '', stderr: '' });
 

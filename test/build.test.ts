@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { DEFAULT_BASE_URL, resolveBaseUrl } from '../src/hosting/base-url.ts';
 import { UsageError } from '../src/errors.ts';
 import { renderNetlifyToml } from '../src/hosting/netlify.ts';
-import { BUNDLED, FIXTURE, PROJECT, cli, expectSameFiles, http, snapshotTree, tempdir, testdir } from './helpers.ts';
+import { FIXTURE, PROJECT, cli, expectSameFiles, http, snapshotTree, syntheticdir, tempdir, testdir } from './helpers.ts';
 
 /** The CPU time a running process has used, from /proc; it fails the test once the process has ended. */
 function cpuMs(pid: number): number {
@@ -101,10 +101,10 @@ describe('archive-schema build', () => {
   });
 
   test('Ctrl-C stops a build at once, and the output stays as it was', async () => {
-    const dir = await testdir({}, BUNDLED);
+    const dir = await syntheticdir('M');
     expect((await cli(['build'], dir)).code).toBe(0);
     const before = await snapshotTree(path.join(dir, 'dist'));
-    // A cold build of the bundled metadata in one thread: over a second of work.
+    // A cold build of the synthetic M archive in one thread: about two seconds of work.
     const child = spawn(process.execPath, [path.join(PROJECT, 'bin/archive-schema.js'), 'build', '--no-cache', '--workers', '0'], {
       cwd: dir,
       stdio: 'ignore',

@@ -12,7 +12,7 @@ import fg from 'fast-glob';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { classify } from '../src/kinds/registry.ts';
 import { SCHEMA_FILES } from '../src/pipeline/validate.ts';
-import { PROJECT } from './helpers.ts';
+import { FIXTURE, PROJECT } from './helpers.ts';
 
 const settings = JSON.parse(readFileSync(path.join(PROJECT, '.vscode/settings.json'), 'utf8')) as {
   'yaml.schemas': Record<string, string>;
@@ -136,18 +136,21 @@ async function open(relative: string, text: string) {
   return { uri, diagnostics: await diagnostics };
 }
 
-/** A real file of each kind, with the schema comment removed so only the settings' mapping applies. */
+/**
+ * A file of each kind from the test fixture, opened where the settings map its kind under
+ * metadata/; it has no schema comment, so only the settings' mapping applies.
+ */
 const KINDS = {
-  survey: 'metadata/gama/survey.yaml',
-  release: 'metadata/gama/dr2/release.yaml',
-  'catalogue-group': 'metadata/gama/dr2/catalogues/SpecCat.yaml',
-  'imaging-facility': 'metadata/gama/dr3/imaging/VST.yaml',
+  survey: 'metadata/alpha/survey.yaml',
+  release: 'metadata/alpha/dr1/release.yaml',
+  'catalogue-group': 'metadata/alpha/dr1/catalogues/SpecCat.yaml',
+  'imaging-facility': 'metadata/alpha/dr2/imaging/VST.yaml',
 } as const;
 
-const withoutComment = (relative: string) => readFileSync(path.join(PROJECT, relative), 'utf8').replace(/^# yaml-language-server:.*\n/, '');
+const withoutComment = (relative: string) => readFileSync(path.join(FIXTURE, relative.replace(/^metadata\//, '')), 'utf8');
 
 describe('the YAML language server with the repository settings', () => {
-  test.each(Object.entries(KINDS))('%s: a real file shows no problems', async (_kind, relative) => {
+  test.each(Object.entries(KINDS))('%s: a valid file shows no problems', async (_kind, relative) => {
     const { diagnostics } = await open(relative, withoutComment(relative));
     expect(diagnostics).toEqual([]);
   });
@@ -189,10 +192,8 @@ describe('the YAML language server with the repository settings', () => {
   });
 
   test('a schema comment alone is enough outside the mapped folders', async () => {
-    const text = readFileSync(path.join(PROJECT, KINDS.release), 'utf8')
-      .replace('../../../schemas/', '../../../../schemas/')
-      .replace(/^version: .*$/m, 'version: two');
-    const { diagnostics } = await open('metadata/gama/dr2/extra/release-copy.yaml', text);
+    const text = `# yaml-language-server: $schema=../../../../schemas/release.schema.json\n${withoutComment(KINDS.release).replace(/^version: .*$/m, 'version: two')}`;
+    const { diagnostics } = await open('metadata/alpha/dr1/extra/release-copy.yaml', text);
     expect(diagnostics.map((d) => d.message)).toEqual(
       expect.arrayContaining([expect.stringMatching(/Incorrect type\. Expected "number"/)]),
     );
@@ -212,7 +213,7 @@ describe('every metadata file is covered', () => {
       if ('problem' in placed) throw new Error(`${file}: ${placed.problem}`);
       expect(matches.get(file), file).toEqual([`./schemas/${SCHEMA_FILES[placed.kind]}`]);
     }
-    expect(files.length).toBeGreaterThan(40);
+    expect(files.length).toBeGreaterThan(0);
   });
 
   test('by a schema comment pointing at the schema of its kind', () => {

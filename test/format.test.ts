@@ -121,7 +121,7 @@ describe('fmt', () => {
 
   test('the bundled metadata is canonical', async () => {
     const result = await cli(['fmt', '--check'], PROJECT);
-    expect(result.stdout).toBe('0 files would be reformatted, 43 already canonical.\n');
+    expect(result.stdout).toMatch(/^0 files would be reformatted, \d+ already canonical\.\n$/);
     expect(result.code).toBe(0);
   });
 });

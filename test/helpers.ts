@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { generateArchive } from '../bench/synthetic.ts';
+import type { Size } from '../bench/synthetic.ts';
 import { run } from '../src/cli.ts';
 
 export const FIXTURE = path.resolve(import.meta.dirname, 'fixtures/archive');
@@ -48,9 +49,9 @@ export async function testdir(files: Record<string, string | null> = {}, base: s
   return dir;
 }
 
-/** A temporary project whose `metadata/` is the synthetic S archive (src/bench/synthetic.ts). */
-export async function syntheticdir(): Promise<string> {
-  return testdir(Object.fromEntries(generateArchive('S')), null);
+/** A temporary project whose `metadata/` is a synthetic archive (bench/synthetic.ts), S unless said. */
+export async function syntheticdir(size: Size = 'S'): Promise<string> {
+  return testdir(Object.fromEntries(generateArchive(size)), null);
 }
 
 /**

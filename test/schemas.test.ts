@@ -89,26 +89,26 @@ describe('validators compiled ahead of time', async () => {
     expect(now.Survey.schema).toBeDefined();
   });
 
-  /** A copy of the bundled metadata with one file changed. */
-  async function bundled(file: string, change: (text: string) => string): Promise<string> {
-    const metadata = path.join(await testdir({}, BUNDLED), 'metadata');
+  /** A copy of the fixture archive with one file changed. */
+  async function broken(file: string, change: (text: string) => string): Promise<string> {
+    const metadata = path.join(await testdir(), 'metadata');
     const target = path.join(metadata, file);
     await writeFile(target, change(await readFile(target, 'utf8')));
     return metadata;
   }
 
-  const GROUP = 'gama/dr2/catalogues/SpecCat.yaml';
-  const FACILITY = 'gama/dr3/imaging/VST.yaml';
+  const GROUP = 'alpha/dr1/catalogues/SpecCat.yaml';
+  const FACILITY = 'alpha/dr2/imaging/VST.yaml';
   test.each([
     ['the fixture archive', () => Promise.resolve(FIXTURE)],
     ['the bundled metadata, with its warnings', () => Promise.resolve(BUNDLED)],
     ['the synthetic S archive', async () => path.join(await syntheticdir(), 'metadata')],
-    ['an unknown key', () => bundled(GROUP, (t) => t.replace('\n    description:', '\n    descripton:'))],
-    ['a missing key', () => bundled(GROUP, (t) => t.replace(/\nupdated: .*\n/, '\n'))],
-    ['a wrong type', () => bundled(GROUP, (t) => t.replace(/\nid: \d+/, '\nid: twelve'))],
-    ['a broken pattern', () => bundled(GROUP, (t) => t.replace(/\nname: SpecCat/, '\nname: Spec Cat'))],
-    ['a bad UCD and unit', () => bundled(GROUP, (t) => t.replace(/ucd: \S+/, 'ucd: pos..eq;').replace(/unit: \S+/, 'unit: m//s'))],
-    ['a bad FITS card', () => bundled(FACILITY, (t) => t.replace(/NAXIS: \[/, 'NAXIS: [2, 3, ').replace(/ra_c: \S+/, 'ra_c: 400'))],
+    ['an unknown key', () => broken(GROUP, (t) => t.replace('\n    description:', '\n    descripton:'))],
+    ['a missing key', () => broken(GROUP, (t) => t.replace(/\nupdated: .*\n/, '\n'))],
+    ['a wrong type', () => broken(GROUP, (t) => t.replace(/^id: \d+/m, 'id: twelve'))],
+    ['a broken pattern', () => broken(GROUP, (t) => t.replace(/\nname: SpecCat/, '\nname: Spec Cat'))],
+    ['a bad UCD and unit', () => broken(GROUP, (t) => t.replace(/ucd: \S+/, 'ucd: pos..eq;').replace(/unit: \S+/, 'unit: m//s'))],
+    ['a bad FITS card', () => broken(FACILITY, (t) => t.replace(/NAXIS: \[/, 'NAXIS: [2, 3, ').replace(/ra_c: \S+/, 'ra_c: 400'))],
   ])('give the same diagnostics on %s', async (name, make) => {
     const { files } = await loadMetadata(await make());
     expect(files.length).toBeGreaterThan(0);

@@ -14,7 +14,7 @@ const call = (method: string, url: string, ctx = context(200, '[]', 'application
   edge(new Request(`https://schema.test${url}`, { method }), ctx);
 
 describe('the edge function', () => {
-  test('adds the contract headers, Allow among them, to what the files answered', async () => {
+  test("adds the API's headers, Allow among them, to what the files answered", async () => {
     const res = await call('GET', '/api/schema/?data_type=imaging', context(200, '[]', 'application/json; charset=utf-8'));
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('[]');
@@ -28,7 +28,7 @@ describe('the edge function', () => {
     });
   });
 
-  test("gives the host's own 404 page the contract body", async () => {
+  test("gives the host's own 404 page the API's body", async () => {
     const res = await call('GET', '/api/schema/99/', context(404, '<html>Page not found</html>', 'text/html; charset=utf-8'));
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toBe('application/json');

@@ -1,6 +1,6 @@
 // What a static host's rewrite rules cannot do, done in front of them: answer methods other than
-// GET and HEAD (OPTIONS metadata, 405), put the contract's headers (Allow among them) on every
-// response under /api/, and give not-found and bad-request answers their contract bodies.
+// GET and HEAD (OPTIONS metadata, 405), put the API's headers (Allow among them) on every
+// response under /api/, and give not-found and bad-request answers the API's bodies (docs/api.md).
 // Netlify runs this as an edge function (netlify/edge-functions/api.ts) and `serve` runs the same
 // code, so the preview behaves as the deployed site does. It imports only from src/ and uses only
 // web-standard APIs, because Netlify's Deno runtime loads these files as they are.
@@ -62,8 +62,8 @@ export function answerBeforeFiles(method: string, url: URL): Answer | undefined 
 }
 
 /**
- * Finishes what the static files answered for a GET or HEAD: adds the contract's headers, gives
- * any 404 the contract's body (a rewrite to a file that does not exist, such as an unknown
+ * Finishes what the static files answered for a GET or HEAD: adds the API's headers, gives
+ * any 404 the API's body (a rewrite to a file that does not exist, such as an unknown
  * survey id, reaches here as the host's own 404 page), and renders a 400 or 404 as the browsable
  * page when the request asked for format=api.
  */

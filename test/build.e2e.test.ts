@@ -4,7 +4,7 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { cp, lstat, mkdir, readFile, readdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readFile, readdir, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
@@ -73,6 +73,50 @@ describe('archive-schema build', () => {
     // No staging folder is left behind either.
     const siblings = await snapshotTree(dir);
     expect([...siblings.keys()].filter((f) => f.startsWith('.dist'))).toEqual([]);
+  });
+
+  test('--dry-run lists what a build would add, change and remove, with sizes, and writes nothing', async () => {
+    const dir = await testdir();
+    const first = await cli(['build', '--dry-run'], dir);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^add {5}api\/schema\/1\/catalogues\.format-api\.html +[\d.]+ kB$/m);
+    expect(first.stdout).toMatch(
+      /\nA build would add 46 files, change 0 and remove 0, leaving 0 as they are: dist would go from 0\.0 kB to [\d.]+ kB\. Nothing was written\.\n$/,
+    );
+    await expect(stat(path.join(dir, 'dist'))).rejects.toThrow();
+    expect((await readdir(dir)).filter((name) => name.includes('dist'))).toEqual([]);
+
+    expect((await cli(['build'], dir)).code).toBe(0);
+    const before = await snapshotTree(path.join(dir, 'dist'));
+    expect((await cli(['build', '--dry-run'], dir)).stdout).toMatch(
+      /^A build would change nothing in dist \(46 files, [\d.]+ kB\)\. Nothing was written\.\n$/,
+    );
+    // An edit that adds a few bytes to the catalogues data; a survey that goes, with its files.
+    const group = path.join(dir, 'metadata/alpha/dr1/catalogues/SpecCat.yaml');
+    await writeFile(group, (await readFile(group, 'utf8')).replace('Unique ID', 'Unique GAMA ID'));
+    await rm(path.join(dir, 'metadata/gamma'), { recursive: true });
+    // Without the cache, the bytes are compared with the output's.
+    for (const argv of [
+      ['build', '--dry-run'],
+      ['build', '--dry-run', '--no-cache'],
+    ]) {
+      const run = await cli(argv, dir);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^change  api\/schema\/1\/catalogues\.format-api\.html +[\d.]+ kB \(\+5 bytes\)\n/m);
+      expect(run.stdout).toMatch(/^remove  api\/schema\/3\/index\.json +[\d.]+ kB\n/m);
+      expect(run.stdout).not.toMatch(/ api\/schema\/7\//);
+      expect(run.stdout).toMatch(
+        /\nA build would add 0 files, change \d+ and remove \d+, leaving \d+ as they are: dist would go from [\d.]+ kB to [\d.]+ kB\. Nothing was written\.\n$/,
+      );
+    }
+    expectSameFiles(await snapshotTree(path.join(dir, 'dist')), before);
+    // Invalid metadata: the report, exit 1, as check gives them.
+    await writeFile(group, 'id: 20\nname: SpecCat\n  broken: [\n');
+    const invalid = await cli(['build', '--dry-run'], dir);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stdout).toBe('');
+    expect(invalid.stderr).toMatch(/ error  [\s\S]*A build would stop here; nothing was written\.\n$/);
+    expectSameFiles(await snapshotTree(path.join(dir, 'dist')), before);
   });
 
   // A failing build printed its one error among the bundled metadata's ~950 warnings.

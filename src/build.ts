@@ -31,6 +31,7 @@ import { CacheError, digestKey, noCache, openCache, pipelineFingerprint } from '
 import type { Cache } from './pipeline/cache.ts';
 import type { Digest } from './pipeline/digest.ts';
 import { archiveAt, changedLines, comparePublishedIds } from './pipeline/history.ts';
+import { decodeMetadata } from './pipeline/encoding.ts';
 import { parseFile } from './pipeline/parse.ts';
 import type { MetadataFile } from './pipeline/parse.ts';
 import { digestAll } from './pipeline/pool.ts';
@@ -146,12 +147,13 @@ async function checkArchive(options: CheckOptions, cache: Cache): Promise<CheckR
     files: scanned,
     index,
     display,
+    problems,
   } = await scanMetadata(options.metadataDir, {
     ...(options.displayRoot ? { displayRoot: options.displayRoot } : {}),
     ...(known ? { known } : {}),
   });
   const fingerprint = pipelineFingerprint();
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = [...problems];
   const requests: Request[] = [];
   for (const { relative, hash, bytes } of scanned) {
     const placed = classify(relative);
@@ -177,7 +179,7 @@ async function checkArchive(options: CheckOptions, cache: Cache): Promise<CheckR
     const shown = display(d.relative);
     diagnostics.push(...d.diagnostics.map((x) => ({ ...x, file: shown })));
     if (d.data === undefined) continue;
-    const file = fileOf(d, () => bytesOf.get(d.relative)?.().toString('utf8') ?? '', shown);
+    const file = fileOf(d, () => textOf(bytesOf.get(d.relative)?.() ?? new Uint8Array(), shown), shown);
     parsed.push(file);
     if (d.valid) {
       valid.push(file);
@@ -225,8 +227,8 @@ async function acrossFiles(
 }
 
 async function checkReference(options: CheckOptions): Promise<CheckResult> {
-  const { entries, display } = await readMetadataTexts(options.metadataDir, { displayRoot: options.displayRoot });
-  const diagnostics: Diagnostic[] = [];
+  const { entries, display, problems } = await readMetadataTexts(options.metadataDir, { displayRoot: options.displayRoot });
+  const diagnostics: Diagnostic[] = [...problems];
   const files: MetadataFile[] = [];
   const present = new Set<string>();
   for (const { relative, text } of entries) {
@@ -243,6 +245,13 @@ async function checkReference(options: CheckOptions): Promise<CheckResult> {
   const validated = validateFiles(files, compileValidators());
   const result = await acrossFiles(options, [...diagnostics, ...validated.diagnostics], files, validated.valid, present);
   return { ...result, fragments: new Map(), cache: { hits: 0, misses: 0 } };
+}
+
+/** The text of a file that decoded when it was digested. */
+function textOf(bytes: Uint8Array, display: string): string {
+  const decoded = decodeMetadata(bytes, display);
+  if (!('text' in decoded)) throw new Error(`${display} no longer decodes: ${decoded.problem.message}`);
+  return decoded.text;
 }
 
 function misplaced(file: string, problem: string): Diagnostic {

@@ -22,7 +22,7 @@ export class ArchiveSchemaError extends Error {
     /** The place in a file it concerns, if any: printed before the detail. */
     readonly place?: Place,
   ) {
-    super(place ? `${place.file}:${place.line}:${place.col} ${detail}` : detail);
+    super(!place ? detail : place.line > 0 ? `${place.file}:${place.line}:${place.col} ${detail}` : `${place.file} ${detail}`);
   }
 }
 

@@ -400,7 +400,7 @@ describe('spares: the files a build replaced, written over by the next', () => {
 describe("a digest's shape", () => {
   const FILE = 'alpha/dr1/catalogues/SpecCat.yaml';
   const validators = compileValidators();
-  const shapeOf = (text: string) => digest(FILE, text, 'key', validators).shape;
+  const shapeOf = (text: string) => digest(FILE, new TextEncoder().encode(text), 'key', validators).shape;
 
   test.each([
     ['a description', true, (t: string) => t.replace('Redshifts.', 'Redshifts, flow corrected.')],

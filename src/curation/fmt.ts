@@ -17,8 +17,9 @@ export interface FormatResult {
 
 export async function formatMetadata(metadataDir: string, displayRoot: string, options: { check: boolean }): Promise<FormatResult> {
   // The same listing every other command uses: a folder that is missing or unreadable is trouble.
-  const { root, names: entries, display: shown } = await listMetadata(metadataDir, { displayRoot });
-  const result: FormatResult = { changed: [], unchanged: 0, refused: [] };
+  const { root, names: entries, display: shown, problems } = await listMetadata(metadataDir, { displayRoot });
+  // Links and folders named like files are left alone, and said so.
+  const result: FormatResult = { changed: [], unchanged: 0, refused: [...problems] };
   for (const relative of entries) {
     const placed = classify(relative);
     if ('problem' in placed) continue; // check reports files outside the layout

@@ -12,6 +12,7 @@ import { walk } from '../kinds/walk.ts';
 import type { Item } from '../kinds/walk.ts';
 import { renderFragment } from '../outputs/fragment.ts';
 import type { Fragment } from '../outputs/fragment.ts';
+import { decodeMetadata } from './encoding.ts';
 import { parseFileFast } from './parse.ts';
 import type { MetadataFile } from './parse.ts';
 import { validateFiles } from './validate.ts';
@@ -63,12 +64,14 @@ function shapeOf(data: unknown): string {
   return createHash('sha256').update(JSON.stringify(data)).digest('hex');
 }
 
-export function digest(relative: string, text: string, key: string, validators: Validators): Digest {
+export function digest(relative: string, bytes: Uint8Array, key: string, validators: Validators): Digest {
   const placed = classify(relative);
   if ('problem' in placed) throw new Error(`digest of a file outside the layout: ${relative}`);
   const { kind, placement } = placed;
-  const parsed = parseFileFast(relative, text);
   const base = { key, relative, kind, placement };
+  const decoded = decodeMetadata(bytes, relative);
+  if (!('text' in decoded)) return { ...base, diagnostics: [decoded.problem], valid: false, data: undefined, shape: '' };
+  const parsed = parseFileFast(relative, decoded.text);
   if (!parsed.file) return { ...base, diagnostics: parsed.diagnostics, valid: false, data: undefined, shape: '' };
   const file: MetadataFile = { ...parsed.file, relative, kind, placement };
   const validated = validateFiles([file], validators);

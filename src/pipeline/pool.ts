@@ -25,12 +25,7 @@ export interface Request {
 
 /** Digests one file and stores the digest in the cache: the same in this thread and in a worker. */
 export function digestJob(job: Job, validators: Validators, cache: Cache): Digest {
-  const result = digest(
-    job.relative,
-    Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.length).toString('utf8'),
-    job.key,
-    validators,
-  );
+  const result = digest(job.relative, job.bytes, job.key, validators);
   cache.put(result);
   return result;
 }

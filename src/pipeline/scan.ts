@@ -1,13 +1,24 @@
 // Finds the metadata files: every .yaml and .yml file under the metadata folder, in a stable order,
 // with a hash of its bytes, reading a file only when its stamp says it may have changed since the
-// last build recorded it.
+// last build recorded it. What cannot be a metadata file is reported, never skipped: a symbolic
+// link (whatever it points to would be read from outside the reviewed tree, or not at all), a folder
+// named like a YAML file, a file too large to be metadata.
 
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
+import type { Diagnostic } from '../diagnostics.ts';
 import { ArchiveSchemaError, EXIT } from '../errors.ts';
+import { decodeMetadata } from './encoding.ts';
+
+/**
+ * The largest metadata file read: one catalogue group or imaging facility. 32 MB is over thirty
+ * times the largest in a 100,000-column archive, and the position-keeping parser needs about 0.9 GB
+ * and 4.5 s for a file this size, so that a build stays within a CI machine's memory.
+ */
+export const MAX_FILE_BYTES = 32_000_000;
 
 export interface ScanOptions {
   /** Folder that displayed paths are relative to; defaults to the metadata folder's parent. */
@@ -27,36 +38,83 @@ export interface MetadataTexts {
   entries: { relative: string; text: string }[];
   /** How a metadata-relative path is shown. */
   display: (relative: string) => string;
+  /** What could not be read as metadata, each a diagnostic of its file. */
+  problems: Diagnostic[];
 }
 
 /** Every .yaml and .yml file under the metadata folder, in a stable order, with its text. */
 export async function readMetadataTexts(metadataDir: string, options: ScanOptions = {}): Promise<MetadataTexts> {
-  const { root, names, display } = await listMetadata(metadataDir, options);
-  return { entries: names.map((relative) => ({ relative, text: readMetadataFile(root, relative).toString('utf8') })), display };
+  const { root, names, display, problems } = await listMetadata(metadataDir, options);
+  const entries: MetadataTexts['entries'] = [];
+  for (const relative of names) {
+    const decoded = decodeMetadata(readMetadataFile(root, relative), display(relative));
+    if ('text' in decoded) entries.push({ relative, text: decoded.text });
+    else problems.push(decoded.problem);
+  }
+  return { entries, display, problems };
 }
 
-/** The metadata files' relative paths, sorted, and how each is shown. */
-export async function listMetadata(
-  metadataDir: string,
-  options: ScanOptions,
-): Promise<{ root: string; names: string[]; display: (relative: string) => string }> {
+export interface Listing {
+  root: string;
+  /** The regular files named *.yaml or *.yml, relative to the root, sorted. */
+  names: string[];
+  /** How a metadata-relative path is shown. */
+  display: (relative: string) => string;
+  /** Entries that cannot be metadata files. */
+  problems: Diagnostic[];
+}
+
+const YAML_NAME = /\.ya?ml$/i;
+
+/** The metadata files' relative paths, sorted, how each is shown, and what cannot be a metadata file. */
+export async function listMetadata(metadataDir: string, options: ScanOptions): Promise<Listing> {
   const root = path.resolve(metadataDir);
   const displayRoot = path.resolve(options.displayRoot ?? path.dirname(root));
   const shown = toDisplay(path.relative(displayRoot, root) || '.');
-  let names: string[];
+  let entries: fg.Entry[];
   try {
     const info = await stat(root);
     if (!info.isDirectory()) throw new LoadError(`${shown} is not a folder; pass the metadata folder with --metadata`);
-    names = await fg(['**/*.yaml', '**/*.yml'], { cwd: root, onlyFiles: true, followSymbolicLinks: false });
+    // Every entry, links and hidden ones included, without following links.
+    entries = await fg('**', { cwd: root, onlyFiles: false, followSymbolicLinks: false, dot: true, stats: true, objectMode: true });
   } catch (error) {
     if (error instanceof LoadError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new LoadError(`metadata folder ${shown} does not exist; pass the right folder with --metadata`);
     throw new LoadError(`cannot read metadata folder ${shown}: ${(error as Error).message}`);
   }
+  const display = (relative: string) => toDisplay(path.relative(displayRoot, path.join(root, relative)));
+  const names: string[] = [];
+  const problems: Diagnostic[] = [];
+  const problem = (relative: string, message: string) =>
+    problems.push({ file: display(relative), line: 0, col: 0, severity: 'error', rule: 'layout/not-a-file', message });
+  for (const { path: relative, dirent, stats } of entries) {
+    if (dirent.isSymbolicLink()) {
+      problem(
+        relative,
+        'is a symbolic link; the metadata folder holds real files and folders only, which a pull request shows whole: replace the link with what it points to',
+      );
+    } else if (dirent.isDirectory()) {
+      if (YAML_NAME.test(relative))
+        problem(relative, 'is a folder named like a metadata file; rename it, or move what it holds into the layout');
+    } else if (!YAML_NAME.test(relative)) {
+      // Other files (notes, editor backups) are not metadata.
+    } else if (!dirent.isFile()) {
+      problem(relative, 'is not a regular file (a pipe, socket or device); replace it with the YAML file itself');
+    } else if ((stats?.size ?? 0) > MAX_FILE_BYTES) {
+      const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+      problem(
+        relative,
+        `is ${mb(stats?.size ?? 0)}, over the ${mb(MAX_FILE_BYTES)} a metadata file may be; split it (a catalogue group into several groups, a facility's bands into several facilities)`,
+      );
+    } else {
+      names.push(relative);
+    }
+  }
   // Sorted so that reports and outputs never depend on the order the file system lists files in.
   names.sort();
-  return { root, names, display: (relative) => toDisplay(path.relative(displayRoot, path.join(root, relative))) };
+  problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return { root, names, display, problems };
 }
 
 function readMetadataFile(root: string, relative: string): Buffer {
@@ -93,8 +151,8 @@ const SETTLED_NS = 2_000_000_000n;
 export async function scanMetadata(
   metadataDir: string,
   options: ScanOptions & { known?: ScanIndex; /** The time to count from, in nanoseconds since 1970 (for tests). */ now?: bigint } = {},
-): Promise<{ files: ScannedFile[]; index: ScanIndex; display: (relative: string) => string }> {
-  const { root, names, display } = await listMetadata(metadataDir, options);
+): Promise<{ files: ScannedFile[]; index: ScanIndex; display: (relative: string) => string; problems: Diagnostic[] }> {
+  const { root, names, display, problems } = await listMetadata(metadataDir, options);
   const known = options.known ?? {};
   const index: ScanIndex = {};
   const now = options.now ?? BigInt(Date.now()) * 1_000_000n;
@@ -113,7 +171,7 @@ export async function scanMetadata(
     if (now - info.ctimeNs > SETTLED_NS && now - info.mtimeNs > SETTLED_NS) index[relative] = { stamp, hash };
     return { relative, hash, bytes: read };
   });
-  return { files, index, display };
+  return { files, index, display, problems };
 }
 
 function toDisplay(relativePath: string): string {

@@ -87,7 +87,7 @@ describe('fmt', () => {
     [
       'merge-conflict markers',
       `id: 21\n<<<<<<< HEAD\nname: InputCat\n=======\nname: InputCats\n>>>>>>> other\n`,
-      `${FILE}:2:1  error  has merge-conflict markers; resolve the conflict first, nothing was changed  [fmt/refused]`,
+      `${FILE}:2:1  error  has merge-conflict markers (<<<<<<<) left by an unfinished merge; resolve the conflict, keep the lines you mean, and remove the markers; nothing was changed  [fmt/refused]`,
     ],
     ['broken YAML', `id: 21\nname: [InputCat\n`, `${FILE}:3:1  error  is not valid YAML (`],
   ])('never touches a file with %s', async (_what, text, message) => {

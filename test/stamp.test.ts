@@ -115,7 +115,10 @@ describe('stamp', () => {
     const before = await snapshotTree(path.join(dir, 'metadata'));
     const result = await cli(['stamp', '--now', '2026-11-22T06:00:00Z'], dir);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/SpecCat\.yaml:\d+:\d+ is not valid YAML/);
+    // Named as the conflict it is, not as broken YAML.
+    expect(result.stderr).toMatch(
+      /SpecCat\.yaml:\d+:1 has merge-conflict markers \((<{7}|={7}|>{7})\) left by an unfinished merge; resolve the conflict/,
+    );
     const after = await snapshotTree(path.join(dir, 'metadata'));
     expectSameFiles(after, before);
   });

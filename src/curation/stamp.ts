@@ -92,7 +92,7 @@ function plural(n: number, word: string): string {
 export async function stamp(options: StampOptions): Promise<StampResult> {
   const loaded = await loadMetadata(options.metadataDir, { displayRoot: options.displayRoot });
   const broken = loaded.diagnostics.find((d) => d.severity === 'error' && d.rule.startsWith('yaml/'));
-  if (broken) throw new RewriteError(`is not valid YAML (${broken.message}); nothing was changed`, broken);
+  if (broken) throw new RewriteError(`${broken.message}; nothing was changed`, broken);
   const base = baseIndex((await archiveAt(options.base, options.metadataDir)).archive);
   const order = orders();
   const stamped: StampChange[] = [];

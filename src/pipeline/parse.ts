@@ -48,8 +48,9 @@ export interface LoadResult {
 }
 
 export async function loadMetadata(metadataDir: string, options: ScanOptions = {}): Promise<LoadResult> {
-  const { entries, display } = await readMetadataTexts(metadataDir, options);
-  return parseMetadata(entries, display);
+  const { entries, display, problems } = await readMetadataTexts(metadataDir, options);
+  const loaded = parseMetadata(entries, display);
+  return { ...loaded, diagnostics: [...problems, ...loaded.diagnostics] };
 }
 
 /**
@@ -76,24 +77,63 @@ export function parseMetadata(entries: readonly { relative: string; text: string
 type ParsedFile = Pick<MetadataFile, 'display' | 'data' | 'locate' | 'source' | 'text'>;
 
 /**
+ * Lines as YAML counts them: a carriage return alone ends a line, as CR LF and LF do. The
+ * position-keeping parser does not take it so, and one character for another keeps every offset.
+ */
+export function normaliseBreaks(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+}
+
+/** Lines that begin a conflict an unfinished merge left in the file. */
+const CONFLICT = /^(<{7}|={7}|>{7})( |$)/m;
+
+/** A merge's conflict markers, named as such: the parsers would call them broken YAML. */
+export function conflictIn(display: string, text: string): Diagnostic | undefined {
+  const found = CONFLICT.exec(text);
+  if (!found) return undefined;
+  const line = text.slice(0, found.index).split('\n').length;
+  const message = `has merge-conflict markers (${found[1] ?? ''}) left by an unfinished merge; resolve the conflict, keep the lines you mean, and remove the markers`;
+  return { file: display, line, col: 1, severity: 'error', rule: 'yaml/conflict', message };
+}
+
+/** Whether a line is longer than YAML lets a key be (1,024 characters); a scan, where a regular expression would backtrack. */
+function hasLongLine(text: string): boolean {
+  for (let at = 0; at < text.length;) {
+    const end = text.indexOf('\n', at);
+    const next = end < 0 ? text.length : end;
+    if (next - at > 1024) return true;
+    at = next + 1;
+  }
+  return false;
+}
+
+/** Where the position-keeping parser cannot say: the whole file (a fault of its own, never a crash). */
+const NOWHERE: Position = { line: 0, col: 0 };
+
+/**
  * Parses one YAML text the fast way: js-yaml builds the data, and the position-keeping parser
  * runs only if something asks where a value is (a problem to report), or if js-yaml fails (to
- * report the syntax error where it is). Aliases take the slow path too, which bounds them.
+ * report the syntax error where it is). Aliases take the slow path too, which bounds them, and so
+ * does a line longer than 1,024 characters, where YAML's limit on the length of a key lies and the
+ * two parsers part: js-yaml accepts any length.
  */
-export function parseFileFast(display: string, text: string): { file?: ParsedFile; diagnostics: Diagnostic[] } {
+export function parseFileFast(display: string, given: string): { file?: ParsedFile; diagnostics: Diagnostic[] } {
+  const text = normaliseBreaks(given);
+  const conflict = conflictIn(display, text);
+  if (conflict) return { diagnostics: [conflict] };
+  if (hasLongLine(text)) return parseFile(display, text);
   let data: unknown;
   try {
     data = loadYaml(text, { maxAliases: 0 });
   } catch {
     return parseFile(display, text);
   }
-  // Both parsers agree on every text js-yaml accepts (a test holds them to it), except that an
-  // empty document is an error for js-yaml and null for YAML; the slow path took that one.
+  // Both parsers agree on every text js-yaml accepts (the fuzzing tests hold them to it), except
+  // that an empty document is an error for js-yaml and null for YAML; the slow path took that one.
   let slow: ParsedFile | undefined;
-  const positions = (): ParsedFile => {
+  const positions = (): Pick<ParsedFile, 'locate' | 'source'> => {
     slow ??= parseFile(display, text).file;
-    if (!slow) throw new Error(`${display}: js-yaml read this file but yaml cannot; please report it`);
-    return slow;
+    return slow ?? { locate: () => NOWHERE, source: () => undefined };
   };
   return {
     file: {
@@ -108,7 +148,10 @@ export function parseFileFast(display: string, text: string): { file?: ParsedFil
 }
 
 /** Parses one YAML text; syntax problems come back as diagnostics with their positions. */
-export function parseFile(display: string, text: string): { file?: ParsedFile; diagnostics: Diagnostic[] } {
+export function parseFile(display: string, given: string): { file?: ParsedFile; diagnostics: Diagnostic[] } {
+  const text = normaliseBreaks(given);
+  const conflict = conflictIn(display, text);
+  if (conflict) return { diagnostics: [conflict] };
   const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
@@ -153,13 +196,20 @@ export function parseFile(display: string, text: string): { file?: ParsedFile; d
   try {
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
+    // Aliases that expand to too much (a "billion laughs"): pointed at the first of them.
+    let first: Position = { line: 1, col: 1 };
+    yaml().visit(doc, {
+      Alias(_key, node) {
+        if (node.range) first = at(node.range[0]);
+        return yaml().visit.BREAK;
+      },
+    });
     diagnostics.push({
       file: display,
-      line: 1,
-      col: 1,
+      ...first,
       severity: 'error',
       rule: 'yaml/aliases',
-      message: `${firstLine((error as Error).message)}; expand the aliases into plain YAML`,
+      message: `${firstLine((error as Error).message)}; metadata files need no aliases (*name): write the values out`,
     });
     return { diagnostics };
   }

@@ -153,8 +153,10 @@ export function validateFiles(
   for (const file of files) {
     const validate = validators[file.kind];
     findings = [];
-    const passed = validate(file.data);
+    const unsafe = unsafeIntegers(file);
+    const passed = validate(file.data) && unsafe.length === 0;
     for (const { finding, instancePath } of findings) diagnostics.push(describeFinding(file, instancePath, finding));
+    diagnostics.push(...unsafe);
     if (passed) {
       valid.push(file);
       continue;
@@ -165,6 +167,51 @@ export function validateFiles(
     }
   }
   return { valid, diagnostics: dedupe(diagnostics) };
+}
+
+/**
+ * Whole numbers written beyond 2^53 − 1, which no JSON reader keeps exactly: `9007199254740993`
+ * would be published as …992. YAML reads them as numbers all the same, so they are found here.
+ */
+function unsafeIntegers(file: MetadataFile): Diagnostic[] {
+  const found: PathSegment[][] = [];
+  // One path, grown and shrunk as the walk goes: copied only for what is found.
+  const pointer: PathSegment[] = [];
+  const visit = (value: unknown) => {
+    if (typeof value === 'number') {
+      if (Number.isInteger(value) && !Number.isSafeInteger(value)) found.push([...pointer]);
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        pointer.push(i);
+        visit(value[i]);
+        pointer.pop();
+      }
+    } else if (value !== null && typeof value === 'object') {
+      for (const key in value) {
+        pointer.push(key);
+        visit((value as Record<string, unknown>)[key]);
+        pointer.pop();
+      }
+    }
+  };
+  visit(file.data);
+  return found.flatMap((pointer) => {
+    // Written as a whole number: 1.0E38 is a float, and floats may be large.
+    const written = file.source(pointer);
+    if (written === undefined || !/^[-+]?(\d[\d_]*|0x[\da-f_]+|0o[0-7_]+)$/i.test(written)) return [];
+    const { line, col } = file.locate(pointer);
+    const place = describePlace(file.data, pointer);
+    return [
+      {
+        file: file.display,
+        line,
+        col,
+        severity: 'error' as const,
+        rule: 'values/unsafe-integer',
+        message: `${place === '' ? 'the file' : place} is ${written}, beyond 9007199254740991 (2^53 − 1), the largest whole number JSON readers keep exactly; it would be published as ${String(Number(written.replaceAll('_', '')))}: write a smaller number`,
+      },
+    ];
+  });
 }
 
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {

@@ -5,6 +5,7 @@
 
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -109,6 +110,15 @@ async function respond(req: IncomingMessage, res: ServerResponse, redirects: Red
     sendAnswer(res, method, own);
     return;
   }
+  // Outside /api/ the site is static files, which answer GET and HEAD, as a static host's do.
+  if (!isApiPath(url.pathname) && method !== 'GET' && method !== 'HEAD') {
+    sendAnswer(res, method, {
+      status: 405,
+      headers: { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' },
+      body: 'Method Not Allowed\n',
+    });
+    return;
+  }
   const fileLayer = () => routeAndServe(method, url, headers, redirects, files);
   const response =
     isApiPath(url.pathname) && (method === 'GET' || method === 'HEAD')
@@ -156,14 +166,47 @@ async function routeAndServe(
 
 type StaticFiles = (method: string, pathname: string, headers: Headers) => Promise<Response>;
 
+const notFound = () => new Response('Not Found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+
+/**
+ * The file a request path names inside the site, or undefined when it names none that may be
+ * served: a path no file can have (a NUL byte, a name over 255 bytes, a malformed escape), a
+ * hidden file (the build's own marker; a built site has no other), or one that leads out of the
+ * site, through `..` in any encoding or through a symbolic link.
+ */
+export function fileInSite(root: string, pathname: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  if (decoded.includes('\0')) return undefined;
+  const segments = decoded.split('/').filter((s) => s !== '');
+  // A segment starting with a dot is hidden, and `.` and `..` are among them.
+  if (segments.some((s) => s.startsWith('.') || Buffer.byteLength(s) > 255)) return undefined;
+  const file = path.join(root, ...segments);
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch {
+    // Not there: the file layer answers 404.
+    return file;
+  }
+  return real === root || real.startsWith(root + path.sep) ? real : undefined;
+}
+
 /** serve-handler over the built folder, answering with a web Response. */
 function staticFiles(dir: string): StaticFiles {
-  const config = { public: dir, cleanUrls: false, directoryListing: false, etag: true, symlinks: false };
+  const root = realpathSync(dir);
+  const config = { public: root, cleanUrls: false, directoryListing: false, etag: true, symlinks: false };
   return async (method, pathname, headers) => {
+    // A folder answers with its index.html, as on Netlify.
+    const wanted = pathname.endsWith('/') ? `${pathname}index.html` : pathname;
+    if (!fileInSite(root, wanted)) return notFound();
     const fakeRequest = Object.assign(Readable.from([]), {
       method,
-      // A folder answers with its index.html, as on Netlify.
-      url: pathname.endsWith('/') ? `${pathname}index.html` : pathname,
+      url: wanted,
       headers: Object.fromEntries(headers.entries()),
     }) as unknown as IncomingMessage;
     const capture = new ResponseCapture();

@@ -4,13 +4,16 @@
 // the file has merge-conflict markers or broken YAML, or when the result would not parse back.
 
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, open, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Document, LineCounter, YAMLMap, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Node as YamlNode, Pair } from 'yaml';
 import { ArchiveSchemaError, EXIT } from '../errors.ts';
 import type { Place } from '../errors.ts';
 import type { FileKind } from '../kinds/registry.ts';
+import { decodeMetadata } from '../pipeline/encoding.ts';
+import { conflictIn, normaliseBreaks } from '../pipeline/parse.ts';
+import { MAX_FILE_BYTES } from '../pipeline/scan.ts';
 import { SCHEMA_FILES, readSchema } from '../pipeline/validate.ts';
 
 /** A file a writing command refused to touch (a conflict, broken YAML), or could not read or write: nothing was changed. */
@@ -34,20 +37,16 @@ export const CANONICAL = {
   defaultKeyType: 'PLAIN',
 } as const;
 
-const CONFLICT = /^(<{7}|={7}|>{7})( |$)/m;
-
 /** Characters nobody can see in an editor: control and format characters, line separators. */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\ufeff]/;
 const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'g');
 
 /** Parses a file for rewriting; refuses merge conflicts and broken YAML. */
-export function openDocument(display: string, text: string): Document {
-  const conflict = CONFLICT.exec(text);
-  if (conflict) {
-    const line = text.slice(0, conflict.index).split('\n').length;
-    throw new RewriteError('has merge-conflict markers; resolve the conflict first, nothing was changed', { file: display, line, col: 1 });
-  }
+export function openDocument(display: string, given: string): Document {
+  const text = normaliseBreaks(given);
+  const conflict = conflictIn(display, text);
+  if (conflict) throw new RewriteError(`${conflict.message}; nothing was changed`, conflict);
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, keepSourceTokens: false });
   const error = doc.errors[0];
@@ -211,23 +210,67 @@ export function printCanonical(doc: Document, kind: FileKind, display: string): 
 
 /** Reads a file to rewrite. */
 export async function readForRewrite(file: string, display: string): Promise<{ text: string; doc: Document }> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (error) {
     throw new RewriteError(`cannot read ${display}: ${(error as Error).message}`);
   }
-  return { text, doc: openDocument(display, text) };
+  if (bytes.length > MAX_FILE_BYTES) {
+    throw new RewriteError(
+      `is ${(bytes.length / 1e6).toFixed(1)} MB, over the ${MAX_FILE_BYTES / 1e6} MB a metadata file may be; nothing was changed`,
+      { file: display, line: 0, col: 0 },
+    );
+  }
+  const decoded = decodeMetadata(bytes, display);
+  if (!('text' in decoded)) throw new RewriteError(`${decoded.problem.message}; nothing was changed`, decoded.problem);
+  return { text: decoded.text, doc: openDocument(display, decoded.text) };
 }
 
-/** Replaces a file's content in one rename, so an editor or a crash never sees half a file. */
+/**
+ * Replaces a file's content in one rename, so an editor or a crash never sees half a file, and
+ * keeps what the file was: a symbolic link stays a link (its target is rewritten), and the file
+ * keeps its mode and, where this user may set it, its owner. A file with other hard links, or
+ * whose owner cannot be kept, is written in place instead, so that the links and the owner stay.
+ */
 export async function writeAtomically(file: string, text: string): Promise<void> {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
+  const target = await realpath(file).catch(() => file);
+  const info = await stat(target).catch(() => undefined);
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await writeFile(temp, text);
-    await rename(temp, file);
+    if (info && info.nlink > 1) {
+      await writeInPlace(target, text);
+      return;
+    }
+    await writeFile(temp, text, info ? { mode: info.mode & 0o7777 } : {});
+    if (info) {
+      // writeFile's mode passes through the umask: set it as it was.
+      await chmod(temp, info.mode & 0o7777);
+      const owned = await chown(temp, info.uid, info.gid).then(
+        () => true,
+        () => info.uid === process.getuid?.() && info.gid === process.getgid?.(),
+      );
+      if (!owned) {
+        await rm(temp, { force: true });
+        await writeInPlace(target, text);
+        return;
+      }
+    }
+    await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true });
-    throw new RewriteError(`cannot write ${file}: ${(error as Error).message}`);
+    throw new RewriteError(`cannot write ${file}: ${(error as Error).message}; it was left as it was`);
+  }
+}
+
+/** Writes over a file's own bytes: its inode, and so its owner, mode and hard links, stay. */
+async function writeInPlace(file: string, text: string): Promise<void> {
+  const handle = await open(file, 'r+');
+  try {
+    const bytes = Buffer.from(text, 'utf8');
+    await handle.write(bytes, 0, bytes.length, 0);
+    await handle.truncate(bytes.length);
+  } finally {
+    await handle.close();
   }
 }

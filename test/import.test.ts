@@ -1,7 +1,8 @@
 // `import columns` and `import region` on real-format inputs made here: a FITS file with a
 // binary table, a VOTable, a CSV file, a FITS image with a WCS, and a text dump of its header.
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { open, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
@@ -228,6 +229,100 @@ describe('import columns', () => {
     expect(result.stderr).toMatch(message);
     const after = await snapshotTree(path.join(dir, 'metadata'));
     expectSameFiles(after, before);
+  });
+});
+
+describe('import columns on hostile sources', () => {
+  // Each of these crashed with the reader's own error and a stack trace, or hung.
+  test.each([
+    [
+      'a VOTable nested 150 deep (crashed: "Maximum nested tags exceeded")',
+      'deep.vot',
+      `<VOTABLE>${'<RESOURCE>'.repeat(150)}${'</RESOURCE>'.repeat(150)}</VOTABLE>`,
+      /deep\.vot: Elements are nested more than 100 deep/,
+    ],
+    [
+      'a VOTable with an element named __proto__ (crashed: "[SECURITY] Invalid name")',
+      'proto.vot',
+      '<VOTABLE><RESOURCE><TABLE><__proto__/><FIELD name="a"/></TABLE></RESOURCE></VOTABLE>',
+      /proto\.vot: An element or attribute is named "__proto__"/,
+    ],
+    [
+      'a CSV whose header opens a quote it never closes (crashed: "Quote Not Closed")',
+      'open.csv',
+      'a,"b\n1,2\n',
+      /open\.csv: the quote \("\) at character 3 of the header row is never closed/,
+    ],
+    ['a CSV header with a quote in the middle of a name', 'middle.csv', 'ab"c,d\n1,2\n', /middle\.csv: the header row is not valid CSV: /],
+    ['a CSV that is not UTF-8', 'latin1.csv', Buffer.from('na\xefve,b\n', 'latin1'), /latin1\.csv is not UTF-8 text; save it as UTF-8/],
+    [
+      'a VOTable whose DATA never ends',
+      'cut.vot',
+      '<VOTABLE><RESOURCE><TABLE><FIELD name="a"/>\n<DATA><TABLEDATA><TR><TD>1</TD>',
+      /cut\.vot: Not well-formed XML: the DATA element at line 2 is never closed/,
+    ],
+    ['a folder', 'folder.csv', null, /folder\.csv is not a file; pass a FITS file, a FITS header as text, a VOTable or a CSV file/],
+  ])('%s: exit 1, the file and what to do, metadata untouched', async (_, name, content, message) => {
+    const dir = await project();
+    if (content === null) execFileSync('mkdir', [path.join(dir, name)]);
+    else await writeFile(path.join(dir, name), content);
+    const before = await snapshotTree(path.join(dir, 'metadata'));
+    const result = await cli(['import', 'columns', name, '--into', GROUP, '--table', 'X'], dir);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(result.code).toBe(1);
+    expectSameFiles(await snapshotTree(path.join(dir, 'metadata')), before);
+  });
+
+  test('a named pipe is refused without waiting for a writer (hung)', async () => {
+    const dir = await project();
+    execFileSync('mkfifo', [path.join(dir, 'pipe.csv')]);
+    const result = await cli(['import', 'columns', 'pipe.csv', '--into', GROUP, '--table', 'X'], dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/pipe\.csv is not a file/);
+  });
+
+  test('a FITS file over 2 GiB: its headers are read and its data skipped (was refused: the whole file was read)', async () => {
+    const dir = await project();
+    // A 2.5 GB binary table, sparse on disk: the header, then a data unit that is a hole.
+    const rows = 312_500_000;
+    const table = header([
+      kv('XTENSION', 'BINTABLE'),
+      kv('BITPIX', 8),
+      kv('NAXIS', 2),
+      kv('NAXIS1', 8),
+      kv('NAXIS2', rows),
+      kv('PCOUNT', 0),
+      kv('GCOUNT', 1),
+      kv('TFIELDS', 1),
+      kv('TTYPE1', 'FLUX'),
+      kv('TFORM1', 'D'),
+      kv('TUNIT1', 'Jy'),
+    ]);
+    const primary = header([kv('SIMPLE', true), kv('BITPIX', 8), kv('NAXIS', 0), kv('EXTEND', true)]);
+    const file = path.join(dir, 'huge.fits');
+    await writeFile(file, concat(primary, table));
+    const handle = await open(file, 'r+');
+    await handle.truncate(primary.length + table.length + Math.ceil((rows * 8) / 2880) * 2880);
+    await handle.close();
+    const result = await cli(['import', 'columns', 'huge.fits', '--into', GROUP, '--table', 'Huge'], dir);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const imported = (await groupIn(dir, GROUP)).tables.find((t) => t.name === 'Huge');
+    expect(imported?.columns).toEqual([{ id: 2011, name: 'FLUX', unit: 'Jy' }]);
+  });
+
+  test('a CSV header of 20,000 columns: every name, consecutive ids, a report that lists the first 50', async () => {
+    const dir = await project();
+    const names = Array.from({ length: 20_000 }, (_, i) => `c${i}`);
+    await writeFile(path.join(dir, 'wide.csv'), `${names.join(',')}\n${names.map(() => '1').join(',')}\n`);
+    const result = await cli(['import', 'columns', 'wide.csv', '--into', GROUP, '--table', 'Wide'], dir);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`20000 columns added: c0 (2011), c1 (2012)`);
+    expect(result.stdout).toContain(`c49 (2060) and 19950 more\n`);
+    const columns = (await groupIn(dir, GROUP)).tables.find((t) => t.name === 'Wide')?.columns ?? [];
+    expect(columns.map((c) => c.name)).toEqual(names);
+    expect(columns.map((c) => c.id)).toEqual(names.map((_, i) => 2011 + i));
   });
 });
 

@@ -2,7 +2,7 @@
 // namespace, 1.1 with none, a `vot:` prefix, and the documents we refuse (malformed, DTDs).
 
 import { describe, expect, test } from 'vitest';
-import { VotableError, readVotableTables } from '../src/readers/votable.ts';
+import { VotableError, readVotableTables, votableHead } from '../src/readers/votable.ts';
 
 const V13 = `<?xml version="1.0" encoding="UTF-8"?>
 <VOTABLE version="1.3" xmlns="http://www.ivoa.net/xml/VOTable/v1.3"
@@ -250,6 +250,22 @@ describe('readVotableTables', () => {
     ['another kind of document', '<?xml version="1.0"?><html><body/></html>', 'Not a VOTable: the root element is <html>, not <VOTABLE>'],
     ['two root elements', '<VOTABLE/><VOTABLE/>', 'Not well-formed XML: the document has more than one root element'],
     ['only a comment', '<!-- nothing -->', 'Not well-formed XML at line 1, column 1: Start tag expected.'],
+    // These two crashed `import columns` with the XML parser's own error and a stack trace.
+    [
+      'elements nested 150 deep',
+      `<VOTABLE>${'<RESOURCE>'.repeat(150)}${'</RESOURCE>'.repeat(150)}</VOTABLE>`,
+      'Elements are nested more than 100 deep, which no VOTable needs (RESOURCE in RESOURCE goes a few levels at most); is this the right file?',
+    ],
+    [
+      'an element named __proto__',
+      '<VOTABLE><RESOURCE><TABLE><__proto__/><FIELD name="a"/></TABLE></RESOURCE></VOTABLE>',
+      'An element or attribute is named "__proto__", which VOTable never uses and which could change how the file is read; remove it',
+    ],
+    [
+      'an attribute named __proto__',
+      '<VOTABLE><RESOURCE><TABLE><FIELD name="a" __proto__="x"/></TABLE></RESOURCE></VOTABLE>',
+      'An element or attribute is named "__proto__", which VOTable never uses and which could change how the file is read; remove it',
+    ],
     [
       'a FIELD with neither name nor ID',
       '<VOTABLE><RESOURCE><TABLE name="t"><FIELD name="a"/><FIELD datatype="int"/></TABLE></RESOURCE></VOTABLE>',
@@ -257,5 +273,73 @@ describe('readVotableTables', () => {
     ],
   ])('refuses %s', (_, xml, message) => {
     expect(votableError(xml)).toBe(message);
+  });
+});
+
+/** A text cut into pieces of `size` characters, as a file read a chunk at a time arrives. */
+function* pieces(text: string, size: number): Generator<string> {
+  for (let at = 0; at < text.length; at += size) yield text.slice(at, at + size);
+}
+
+/** Each DATA element replaced by its line breaks: what votableHead must give for any chunking. */
+function withoutData(xml: string): string {
+  return xml.replace(/<((?:vot:)?)DATA\b(?:[^>]*\/>|[\s\S]*?<\/\1DATA>)/g, (data) => '\n'.repeat(data.split('\n').length - 1));
+}
+
+describe('votableHead: a VOTable read as it streams, its DATA left out', () => {
+  const TRICKY = `<VOTABLE><RESOURCE><TABLE name="t">
+<!-- <DATA> in a comment is not data -->
+<FIELD name="a"><DESCRIPTION><![CDATA[<DATA> in CDATA is text]]></DESCRIPTION></FIELD>
+<DATA><TABLEDATA>
+<TR><TD><![CDATA[</DATA> inside a cell]]></TD></TR>
+<!-- </DATA> in a comment inside the data -->
+</TABLEDATA></DATA   >
+<FIELD name="b"/>
+<DATA/>
+<DATABASE_NOTE>not a DATA element</DATABASE_NOTE>
+</TABLE></RESOURCE></VOTABLE>`;
+  const documents: [string, string][] = [
+    ['VOTable 1.3', V13],
+    ['VOTable 1.1', V11],
+    ['a vot: prefix', PREFIXED],
+  ];
+
+  test.each(documents.flatMap(([name, xml]) => [1, 2, 3, 7, 64, 1 << 20].map((size) => [name, size, xml] as const)))(
+    '%s in chunks of %i characters: the same FIELDs, and the lines where they were',
+    (_, size, xml) => {
+      const head = votableHead(pieces(xml, size));
+      expect(head).toBe(withoutData(xml));
+      expect(readVotableTables(head)).toEqual(readVotableTables(xml));
+    },
+  );
+
+  test.each([1, 2, 5, 13, 1000])('markers inside comments and CDATA are not taken for DATA, in chunks of %i', (size) => {
+    const head = votableHead(pieces(TRICKY, size));
+    expect(head).not.toContain('inside a cell');
+    expect(head).toContain('<![CDATA[<DATA> in CDATA is text]]>');
+    expect(head).toContain('<DATABASE_NOTE>');
+    expect(head.split('\n').length).toBe(TRICKY.split('\n').length);
+    expect(readVotableTables(head)[0]?.fields.map((f) => f.name)).toEqual(['a', 'b']);
+  });
+
+  test('rows are never held: 200 MB of TABLEDATA leaves a head the size of its FIELDs', () => {
+    const start = '<VOTABLE><RESOURCE><TABLE name="big"><FIELD name="i" datatype="int"/><DATA><TABLEDATA>\n';
+    const row = '<TR><TD>123456789</TD></TR>'.repeat(40_000);
+    function* file(): Generator<string> {
+      yield start;
+      for (let i = 0; i < 200; i++) yield row;
+      yield '</TABLEDATA></DATA></TABLE></RESOURCE></VOTABLE>';
+    }
+    const head = votableHead(file());
+    expect(head.length).toBeLessThan(200);
+    expect(readVotableTables(head)[0]?.fields).toEqual([{ name: 'i', datatype: 'int' }]);
+  });
+
+  test.each([
+    ['a DATA element never closed', '<VOTABLE><RESOURCE><TABLE>\n<DATA><TABLEDATA><TR>', 'the DATA element at line 2 is never closed'],
+    ['a comment never closed', '<VOTABLE>\n\n<!-- no end', 'the comment at line 3 is never closed'],
+    ['a DATA tag never closed', '<VOTABLE><DATA ', 'the DATA tag at line 1 is never closed'],
+  ])('refuses %s', (_, xml, message) => {
+    expect(() => votableHead(pieces(xml, 4))).toThrow(message);
   });
 });

@@ -3,7 +3,8 @@
 // imaging region. Existing ids are kept, new items get the next free ids, and nothing is written
 // unless the result is valid. Timestamps are `stamp`'s job.
 
-import { readFile } from 'node:fs/promises';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, isSeq } from 'yaml';
 import type { Document, YAMLMap, YAMLSeq } from 'yaml';
@@ -16,8 +17,8 @@ import type { FileKind, KindType } from '../kinds/registry.ts';
 import { RewriteError, printCanonical, readForRewrite, writeAtomically } from './rewrite.ts';
 import { nextIds } from '../pipeline/assemble.ts';
 import { validateFiles } from '../pipeline/validate.ts';
-import { readCsvHeader } from '../readers/csv.ts';
-import { VotableError, readVotableTables } from '../readers/votable.ts';
+import { CsvError, firstRecord, readCsvHeader } from '../readers/csv.ts';
+import { VotableError, readVotableTables, votableHead } from '../readers/votable.ts';
 import { exists } from '../destination/folder.ts';
 
 export interface ImportOptions {
@@ -42,33 +43,89 @@ export interface ImportedColumn {
 
 // ---- Reading sources ---------------------------------------------------------------------------------
 
-interface Source {
-  format: 'fits' | 'fits-text' | 'votable' | 'csv';
-  bytes: Buffer;
-  text: string;
-}
+type Source =
+  | { format: 'fits'; hdus: FitsHdu[] }
+  | { format: 'fits-text'; text: string }
+  | { format: 'votable'; text: string }
+  | { format: 'csv'; header: string };
 
+/** How much of a file is read at a time. */
+const CHUNK = 1 << 20;
+/** The largest FITS header saved as text that is read: a header of a million cards. */
+const MAX_HEADER_TEXT = 100_000_000;
+
+/**
+ * What a source file holds, reading only what import needs: a FITS file's headers (its data units
+ * are skipped, so its size does not matter), a VOTable without its DATA, a CSV file's header row.
+ */
 async function readSource(file: string): Promise<Source> {
-  let bytes: Buffer;
+  const info = await stat(file).catch((error: unknown) => {
+    throw new RewriteError(`cannot read ${file}: ${(error as Error).message}`);
+  });
+  if (!info.isFile()) throw new RewriteError(`${file} is not a file; pass a FITS file, a FITS header as text, a VOTable or a CSV file`);
+  let fd: number;
   try {
-    bytes = await readFile(file);
+    fd = openSync(file, 'r');
   } catch (error) {
     throw new RewriteError(`cannot read ${file}: ${(error as Error).message}`);
   }
+  try {
+    return sourceOf(fd, info.size, file);
+  } catch (error) {
+    if (error instanceof FitsError || error instanceof VotableError || error instanceof CsvError) {
+      throw new RewriteError(`${file}: ${error.message}`);
+    }
+    if (error instanceof TypeError && (error as NodeJS.ErrnoException).code === 'ERR_ENCODING_INVALID_ENCODED_DATA') {
+      throw new RewriteError(`${file} is not UTF-8 text; save it as UTF-8 (or, for a FITS file, check that it is not damaged)`);
+    }
+    if (error instanceof Error && 'syscall' in error) throw new RewriteError(`cannot read ${file}: ${error.message}`);
+    throw error;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function sourceOf(fd: number, size: number, file: string): Source {
+  const read = (offset: number, length: number): Uint8Array => {
+    const buffer = Buffer.alloc(Math.max(0, Math.min(length, size - offset)));
+    let got = 0;
+    while (got < buffer.length) {
+      const n = readSync(fd, buffer, got, buffer.length - got, offset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buffer.subarray(0, got);
+  };
+  const first = read(0, CHUNK);
   // A header saved as text starts like a FITS file too, but has line breaks among its cards.
-  if (looksLikeFits(bytes) && !bytes.subarray(0, 2880).includes(0x0a)) return { format: 'fits', bytes, text: '' };
-  const text = bytes.toString('utf8').replace(/^\ufeff/, '');
-  if (/^\s*</.test(text)) return { format: 'votable', bytes, text };
-  if (/^(SIMPLE|XTENSION|TTYPE1|NAXIS|BITPIX)\s*=|^# HDU \d+/m.test(text)) return { format: 'fits-text', bytes, text };
-  if (/\.(csv|tsv)$/i.test(file)) return { format: 'csv', bytes, text };
+  if (looksLikeFits(first) && !first.subarray(0, 2880).includes(0x0a)) return { format: 'fits', hdus: readFitsHeaders({ size, read }) };
+  // Text, read a chunk at a time; a byte-order mark is not part of it.
+  function* chunks(): Generator<string> {
+    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+    for (let offset = 0; offset < size; offset += CHUNK) yield decoder.decode(offset === 0 ? first : read(offset, CHUNK), { stream: true });
+    yield decoder.decode();
+  }
+  const start = new TextDecoder('utf-8').decode(first);
+  if (/^\s*</.test(start.replace(/^\ufeff/, ''))) return { format: 'votable', text: votableHead(chunks()) };
+  if (/^(SIMPLE|XTENSION|TTYPE1|NAXIS|BITPIX)\s*=|^# HDU \d+/m.test(start)) {
+    if (size > MAX_HEADER_TEXT) {
+      throw new RewriteError(
+        `${file} looks like a FITS header saved as text, but is ${(size / 1e6).toFixed(0)} MB; a header is far smaller`,
+      );
+    }
+    return { format: 'fits-text', text: [...chunks()].join('') };
+  }
+  if (/\.(csv|tsv)$/i.test(file)) return { format: 'csv', header: firstRecord(chunks(), file.toLowerCase().endsWith('.tsv') ? '\t' : ',') };
   throw new RewriteError(
     `cannot tell what ${file} is: expected a FITS file, a FITS header as text, a VOTable (XML) or a CSV file (.csv, .tsv)`,
   );
 }
 
 function headers(source: Source, file: string): FitsHdu[] {
+  if (source.format === 'fits') return source.hdus;
+  if (source.format !== 'fits-text') throw new RewriteError(`${file} is not a FITS file or a FITS header as text`);
   try {
-    return source.format === 'fits' ? readFitsHeaders(source.bytes) : parseHeaderText(source.text);
+    return parseHeaderText(source.text);
   } catch (error) {
     if (error instanceof FitsError) throw new RewriteError(`${file}: ${error.message}`);
     throw error;
@@ -120,7 +177,13 @@ export async function readColumns(
     };
   }
   if (source.format === 'csv') {
-    const names = readCsvHeader(source.text, file.toLowerCase().endsWith('.tsv') ? '\t' : ',');
+    let names: string[];
+    try {
+      names = readCsvHeader(source.header, file.toLowerCase().endsWith('.tsv') ? '\t' : ',');
+    } catch (error) {
+      if (error instanceof CsvError) throw new RewriteError(`${file}: ${error.message}`);
+      throw error;
+    }
     if (names.length === 0) throw new RewriteError(`${file} has no header row of column names`);
     return { columns: names.map((name) => ({ name })), dataFile: path.basename(file) };
   }
@@ -228,6 +291,16 @@ function findByName(list: YAMLSeq, name: string): YAMLMap | undefined {
   return list.items.find((item): item is YAMLMap => isMap(item) && item.get('name') === name);
 }
 
+/** A list's items by name, so that looking up each of n imported names costs one step, not n. */
+function byName(list: YAMLSeq): Map<string, YAMLMap> {
+  const found = new Map<string, YAMLMap>();
+  for (const item of list.items) {
+    const name = isMap(item) ? item.get('name') : undefined;
+    if (isMap(item) && typeof name === 'string' && !found.has(name)) found.set(name, item);
+  }
+  return found;
+}
+
 /** Validates the new text as its file kind; writes only when it has no errors. */
 async function commit(file: string, display: string, relative: string, kind: FileKind, doc: Document): Promise<void> {
   const textOut = printCanonical(doc, kind, display);
@@ -296,11 +369,12 @@ export async function importColumns(options: ImportOptions & { table: string }):
   const updated: string[] = [];
   let unchanged = 0;
   const seen = new Set<string>();
+  const present = byName(list);
   for (const column of columns) {
     if (seen.has(column.name))
       throw new RewriteError(`${options.source} names the column "${column.name}" twice; a table's column names are unique`);
     seen.add(column.name);
-    const existing = findByName(list, column.name);
+    const existing = present.get(column.name);
     if (!existing) {
       list.items.push(t.doc.createNode({ id: nextColumn, ...column }));
       added.push(`${column.name} (${nextColumn++})`);
@@ -318,15 +392,21 @@ export async function importColumns(options: ImportOptions & { table: string }):
     else unchanged++;
   }
   const kept = list.items.filter((i): i is YAMLMap => isMap(i) && !seen.has(String(i.get('name')))).map((i) => String(i.get('name')));
-  if (added.length > 0) lines.push(`${added.length} column${added.length === 1 ? '' : 's'} added: ${added.join(', ')}`);
-  if (updated.length > 0) lines.push(`${updated.length} column${updated.length === 1 ? '' : 's'} updated: ${updated.join(', ')}`);
+  if (added.length > 0) lines.push(`${added.length} column${added.length === 1 ? '' : 's'} added: ${listed(added)}`);
+  if (updated.length > 0) lines.push(`${updated.length} column${updated.length === 1 ? '' : 's'} updated: ${listed(updated)}`);
   lines.push(`${unchanged} column${unchanged === 1 ? '' : 's'} unchanged`);
   if (kept.length > 0)
     lines.push(
-      `${kept.length} column${kept.length === 1 ? '' : 's'} kept that ${path.basename(options.source)} does not list (published ids are never dropped by an import): ${kept.join(', ')}`,
+      `${kept.length} column${kept.length === 1 ? '' : 's'} kept that ${path.basename(options.source)} does not list (published ids are never dropped by an import): ${listed(kept)}`,
     );
   if (added.length > 0 || updated.length > 0) await commit(t.file, t.display, t.relative, 'CatalogueGroup', t.doc);
   return { file: t.display, lines: lines.map((l) => `table "${options.table}": ${l}`) };
+}
+
+/** Names for a report line: all of them when few, else the first ones and how many more (the file has them all). */
+function listed(names: string[]): string {
+  const SHOWN = 50;
+  return names.length <= SHOWN ? names.join(', ') : `${names.slice(0, SHOWN).join(', ')} and ${names.length - SHOWN} more`;
 }
 
 export async function importRegion(options: ImportOptions & { band: string; name?: string }): Promise<ImportReport> {

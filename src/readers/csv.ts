@@ -1,10 +1,77 @@
 // Reads the header row of a CSV or TSV file, with csv-parse's quoting rules, so `import columns`
-// can name a table's columns from it; data rows are not read.
+// can name a table's columns from it. Only the header row is read: the scan stops at its first
+// line break outside quotes, so the data rows cost nothing however many there are.
 
-import { parse } from 'csv-parse/sync';
+import { CsvError as ParseError, parse } from 'csv-parse/sync';
 
-/** The column names in the first row, empty names left out. */
-export function readCsvHeader(text: string, delimiter: ',' | '\t'): string[] {
-  const rows = parse(text, { to_line: 1, delimiter, relax_column_count: true, trim: true });
-  return (rows[0] ?? []).filter((name) => name !== '');
+export class CsvError extends Error {
+  override name = 'CsvError';
+}
+
+/** The longest header row read: 100,000 columns of 100-character names fit in it. */
+export const MAX_HEADER_CHARS = 16_000_000;
+
+/**
+ * The text of the first record: everything up to its first line break outside quotes, with
+ * csv-parse's rules for quotes: one opens a field only at its start (spaces before it allowed),
+ * and a doubled quote inside a quoted field is a quote character.
+ */
+export function firstRecord(chunks: Iterable<string>, delimiter: ',' | '\t'): string {
+  const DELIMITER = delimiter.charCodeAt(0);
+  let kept = '';
+  let quoted = false;
+  let justClosed = false;
+  let fieldStart = true;
+  let openedAt = 0;
+  for (const chunk of chunks) {
+    for (let i = 0; i < chunk.length; i++) {
+      const code = chunk.charCodeAt(i);
+      if (quoted) {
+        if (code === 0x22) {
+          quoted = false;
+          justClosed = true;
+        }
+        continue;
+      }
+      if (justClosed && code === 0x22) {
+        // "" inside a quoted field: one quote, and the field goes on.
+        quoted = true;
+        justClosed = false;
+        continue;
+      }
+      justClosed = false;
+      if (code === 0x0a || code === 0x0d) return kept + chunk.slice(0, i);
+      if (code === 0x22 && fieldStart) {
+        quoted = true;
+        openedAt = kept.length + i;
+      } else if (code === DELIMITER) {
+        fieldStart = true;
+        continue;
+      }
+      if (code !== 0x20 && code !== 0x09) fieldStart = false;
+    }
+    kept += chunk;
+    if (kept.length > MAX_HEADER_CHARS) {
+      throw new CsvError(
+        `the header row is longer than ${MAX_HEADER_CHARS.toLocaleString('en')} characters${quoted ? `, inside a quote opened at character ${openedAt + 1}` : ''}; is this a CSV file with a header row?`,
+      );
+    }
+  }
+  if (quoted) {
+    throw new CsvError(
+      `the quote (") at character ${openedAt + 1} of the header row is never closed, so the whole file would be one column name; close the quote or remove it`,
+    );
+  }
+  return kept;
+}
+
+/** The column names in a header row, empty names left out. */
+export function readCsvHeader(record: string, delimiter: ',' | '\t'): string[] {
+  try {
+    const rows = parse(record, { delimiter, relax_column_count: true, trim: true });
+    return (rows[0] ?? []).filter((name) => name !== '');
+  } catch (error) {
+    if (error instanceof ParseError) throw new CsvError(`the header row is not valid CSV: ${error.message}`);
+    throw error;
+  }
 }

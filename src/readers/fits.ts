@@ -52,29 +52,47 @@ export function looksLikeFits(bytes: Uint8Array): boolean {
   return bytes.length >= 9 && ascii(bytes, 0, 9) === 'SIMPLE  =';
 }
 
+/**
+ * Bytes of a FITS file, read where they are needed: a header is read card by card and a data unit
+ * is skipped without being read, so a file of any size costs only its headers.
+ */
+export interface ByteSource {
+  /** The file's length in bytes. */
+  readonly size: number;
+  /** Up to `length` bytes from `offset` (fewer at the end of the file). */
+  read(offset: number, length: number): Uint8Array;
+}
+
+/** Bytes already in memory, as a ByteSource. */
+export function bytesSource(bytes: Uint8Array): ByteSource {
+  return { size: bytes.length, read: (offset, length) => bytes.subarray(offset, offset + length) };
+}
+
 /** Every HDU's header in a FITS file, data units skipped. Throws FitsError with a clear message on malformed input. */
-export function readFitsHeaders(bytes: Uint8Array): FitsHdu[] {
-  if (bytes.length === 0) throw new FitsError('Not a FITS file: it is empty');
-  if (!looksLikeFits(bytes)) {
-    const shown = JSON.stringify(ascii(bytes, 0, Math.min(bytes.length, 30)).trimEnd());
+export function readFitsHeaders(file: Uint8Array | ByteSource): FitsHdu[] {
+  const source = file instanceof Uint8Array ? bytesSource(file) : file;
+  const start = source.read(0, 30);
+  if (source.size === 0) throw new FitsError('Not a FITS file: it is empty');
+  if (!looksLikeFits(start)) {
+    const shown = JSON.stringify(ascii(start, 0, start.length).trimEnd());
     throw new FitsError(`Not a FITS file: it must begin with the card "SIMPLE  =                    T", but begins with ${shown}`);
   }
   const hdus: FitsHdu[] = [];
   let offset = 0;
   for (let index = 0; ; index++) {
-    const { hdu, headerEnd } = readHeader(bytes, offset, index);
+    const { hdu, headerEnd } = readHeader(source, offset, index);
     hdus.push(hdu);
     const dataStart = offset + padded(headerEnd - offset);
     const size = dataSize(hdu);
-    if (size > 0 && dataStart + size > bytes.length) {
+    if (size > 0 && dataStart + size > source.size) {
       throw new FitsError(
-        `HDU ${index} is truncated: its data unit needs ${size} bytes from byte ${dataStart}, but the file ends at byte ${bytes.length}`,
+        `HDU ${index} is truncated: its data unit needs ${size} bytes from byte ${dataStart}, but the file ends at byte ${source.size}`,
       );
     }
     // Anything after the last HDU that does not start with XTENSION is "special records"
     // (Standard §3.5) or stray padding, which readers must ignore.
     const next = dataStart + padded(size);
-    if (next + 8 > bytes.length || ascii(bytes, next, 8) !== 'XTENSION') return hdus;
+    if (next + 8 > source.size || ascii(source.read(next, 8), 0, 8) !== 'XTENSION') return hdus;
     offset = next;
   }
 }
@@ -141,26 +159,34 @@ function splitLine(line: string): string[] {
   return chunks;
 }
 
-function readHeader(bytes: Uint8Array, offset: number, index: number): { hdu: FitsHdu; headerEnd: number } {
+function readHeader(source: ByteSource, offset: number, index: number): { hdu: FitsHdu; headerEnd: number } {
   const builder = new HeaderBuilder(index);
+  let block: Uint8Array = new Uint8Array();
+  let blockStart = offset;
   for (let pos = offset, n = 1; ; pos += CARD, n++) {
-    if (pos + CARD > bytes.length) {
-      if (pos === bytes.length && (pos - offset) % BLOCK === 0) {
+    if (pos + CARD > source.size) {
+      if (pos === source.size && (pos - offset) % BLOCK === 0) {
         throw new FitsError(`HDU ${index} has no END card: the file ends after its ${n - 1} header cards`);
       }
-      const place = pos === bytes.length ? `after card ${n - 1}` : `inside card ${n}`;
-      throw new FitsError(`HDU ${index} is truncated: the file ends at byte ${bytes.length}, ${place} of its header, before the END card`);
+      const place = pos === source.size ? `after card ${n - 1}` : `inside card ${n}`;
+      throw new FitsError(`HDU ${index} is truncated: the file ends at byte ${source.size}, ${place} of its header, before the END card`);
     }
+    // Cards are read a block at a time: 36 cards, one read.
+    if (pos + CARD > blockStart + block.length) {
+      blockStart = pos;
+      block = source.read(pos, BLOCK);
+    }
+    const at = pos - blockStart;
     const where = `HDU ${index}, card ${n}`;
     for (let col = 0; col < CARD; col++) {
-      const byte = bytes[pos + col] ?? 0;
+      const byte = block[at + col] ?? 0;
       if (byte < 0x20 || byte > 0x7e) {
         throw new FitsError(
           `${where}: byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')} at column ${col + 1} is not printable ASCII (FITS headers allow only characters 0x20 to 0x7E)`,
         );
       }
     }
-    const card = ascii(bytes, pos, CARD);
+    const card = ascii(block, at, CARD);
     const keyword = card.slice(0, 8);
     if (keyword === 'END     ') return { hdu: builder.finish(), headerEnd: pos + CARD };
     if (n > 1 && (keyword === 'XTENSION' || keyword === 'SIMPLE  ')) {

@@ -1,5 +1,7 @@
 // Reads the FIELD lists of a VOTable document (versions 1.1 to 1.5, with or without a namespace
-// prefix) so `archive-schema import` can turn them into a table's columns; data rows are not read.
+// prefix) so `archive-schema import` can turn them into a table's columns. Data rows are not read:
+// votableHead passes over every DATA element as the file streams by, so a VOTable of any size costs
+// only its metadata.
 
 import { XMLParser } from 'fast-xml-parser';
 import { SyntaxValidator } from 'fast-xml-validator';
@@ -33,6 +35,138 @@ const TEXT = '#text';
 const FIELD_ATTRIBUTES = ['ID', 'ucd', 'unit', 'datatype', 'arraysize', 'utype'] as const;
 const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
+/** The deepest nesting of elements read. */
+const MAX_DEPTH = 100;
+
+/** The most text kept from a VOTable once its DATA is left out: far more than any table's FIELDs. */
+export const MAX_HEAD_CHARS = 256_000_000;
+
+const DATA_OR_SKIPPED = /<!--|<!\[CDATA\[|<((?:[A-Za-z_][\w.-]*:)?)DATA(?=[\s/>])/g;
+/** Enough text to hold any of the markers searched for, so that one split across chunks is found whole. */
+const LOOKAHEAD = 256;
+
+/**
+ * A VOTable's text with each DATA element left out (its line breaks kept, so that line numbers
+ * still point into the file), read from chunks as they come: the rows of a table are never held.
+ * Comments and CDATA sections are passed over whole, so a DATA inside them is not taken for one.
+ */
+export function votableHead(chunks: Iterable<string>): string {
+  const kept: string[] = [];
+  let size = 0;
+  const iterator = chunks[Symbol.iterator]();
+  let buffer = '';
+  let done = false;
+  let line = 1;
+  /** Reads another chunk onto the buffer; false at the end of the file. */
+  const more = (): boolean => {
+    if (done) return false;
+    const next = iterator.next();
+    if (next.done === true) done = true;
+    else buffer += next.value;
+    return !done;
+  };
+  /** Moves past the first `count` characters of the buffer: kept, or left out but for their line breaks. */
+  const advance = (count: number, skip: boolean) => {
+    const text = buffer.slice(0, count);
+    const lines = countLines(text);
+    line += lines;
+    const out = skip ? '\n'.repeat(lines) : text;
+    kept.push(out);
+    size += out.length;
+    if (size > MAX_HEAD_CHARS) {
+      throw new VotableError(
+        `The document is over ${MAX_HEAD_CHARS.toLocaleString('en')} characters even without its DATA; is it a VOTable?`,
+      );
+    }
+    buffer = buffer.slice(count);
+  };
+  /**
+   * The first match of `pattern` in what is left of the file, moving past what comes before it
+   * (kept or skipped) as more is read; undefined at the end of the file, with everything passed.
+   */
+  const next = (pattern: RegExp, skip: boolean): RegExpExecArray | undefined => {
+    for (;;) {
+      pattern.lastIndex = 0;
+      const found = pattern.exec(buffer);
+      // A match near the end may be the start of a longer one (a DATA tag cut by the chunk).
+      if (found && (done || found.index + found[0].length <= buffer.length - LOOKAHEAD)) {
+        advance(found.index, skip);
+        return found;
+      }
+      if (!found) advance(Math.max(0, buffer.length - LOOKAHEAD), skip);
+      if (!more()) {
+        if (found) {
+          advance(found.index, skip);
+          return found;
+        }
+        advance(buffer.length, skip);
+        return undefined;
+      }
+    }
+  };
+  /** Moves past `end` (a comment's or CDATA section's), kept or skipped; false if the file ends first. */
+  const passThrough = (end: string, skip: boolean): boolean => {
+    for (let from = 0; ;) {
+      const at = buffer.indexOf(end, from);
+      if (at >= 0) {
+        advance(at + end.length, skip);
+        return true;
+      }
+      from = Math.max(0, buffer.length - end.length);
+      if (!more()) return false;
+    }
+  };
+  const unclosed = (what: string, at: number) => new VotableError(`Not well-formed XML: the ${what} at line ${at} is never closed`);
+  for (;;) {
+    const found = next(DATA_OR_SKIPPED, false);
+    if (!found) return kept.join('');
+    const start = line;
+    if (found[0] === '<!--' || found[0] === '<![CDATA[') {
+      const comment = found[0] === '<!--';
+      advance(found[0].length, false);
+      if (!passThrough(comment ? '-->' : ']]>', false)) throw unclosed(comment ? 'comment' : 'CDATA section', start);
+      continue;
+    }
+    // A DATA element: left out from its start tag to its end tag, CDATA and comments passed over.
+    let tagEnd = buffer.indexOf('>');
+    while (tagEnd < 0 && buffer.length < 1_000_000 && more()) tagEnd = buffer.indexOf('>');
+    if (tagEnd < 0) throw unclosed('DATA tag', start);
+    const empty = buffer[tagEnd - 1] === '/';
+    advance(tagEnd + 1, true);
+    if (empty) continue;
+    const close = new RegExp(`<!--|<!\\[CDATA\\[|</${(found[1] ?? '').replaceAll('.', '\\.')}DATA\\s*>`, 'g');
+    for (;;) {
+      const inner = next(close, true);
+      if (!inner) throw unclosed('DATA element', start);
+      const end = inner[0] === '<!--' ? '-->' : inner[0] === '<![CDATA[' ? ']]>' : undefined;
+      if (end === undefined) {
+        advance(inner[0].length, true);
+        break;
+      }
+      advance(inner[0].length, true);
+      if (!passThrough(end, true)) throw unclosed('DATA element', start);
+    }
+  }
+}
+
+/** The parser's refusals, said for a curator: it refuses what a VOTable never holds. */
+function parserProblem(message: string): string {
+  if (message.startsWith('Maximum nested tags')) {
+    return `Elements are nested more than ${MAX_DEPTH} deep, which no VOTable needs (RESOURCE in RESOURCE goes a few levels at most); is this the right file?`;
+  }
+  const reserved = /Invalid name: "([^"]+)"/.exec(message);
+  if (reserved) {
+    return `An element or attribute is named "${reserved[1] ?? ''}", which VOTable never uses and which could change how the file is read; remove it`;
+  }
+  return `The XML cannot be read: ${message}`;
+}
+
+function countLines(text: string): number {
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
+  return lines;
+}
+
 /** Every TABLE in the document (nested RESOURCEs included), with its FIELDs in order. Throws VotableError on malformed XML or a document that is not a VOTABLE. */
 export function readVotableTables(xml: string): VotableTable[] {
   const text = xml.replace(/^\uFEFF/, '');
@@ -65,8 +199,15 @@ export function readVotableTables(xml: string): VotableTable[] {
     // The rows can be most of the document; kept as one unparsed string, they cost no objects.
     stopNodes: ['*.DATA'],
     entityDecoder: xmlEntityDecoder(),
+    maxNestedTags: MAX_DEPTH,
   });
-  const nodes = parser.parse(text) as XmlNode[];
+  let nodes: XmlNode[];
+  try {
+    nodes = parser.parse(text) as XmlNode[];
+  } catch (error) {
+    if (error instanceof VotableError) throw error;
+    throw new VotableError(parserProblem((error as Error).message));
+  }
   const roots = nodes.filter((node) => {
     const tag = tagOf(node);
     return tag !== undefined && !tag.startsWith('?') && !tag.startsWith('#');

@@ -7,7 +7,7 @@
 // serialised, everything written), which the fast path must match byte for byte.
 
 import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { compareWithOutput } from './destination/compare.ts';
 import type { Comparison } from './destination/compare.ts';
@@ -39,6 +39,8 @@ import type { Request } from './pipeline/pool.ts';
 import { checkRules } from './pipeline/rules.ts';
 import { readMetadataTexts, scanMetadata } from './pipeline/scan.ts';
 import { compileValidators, validateFiles } from './pipeline/validate.ts';
+import { UsageError } from './errors.ts';
+import { withLock } from './locks.ts';
 
 /** The outputs a build writes: each a planner from the checked archive to its files. */
 const PLANNERS: readonly Planner[] = [planApi, planBrowsable, planSite];
@@ -62,6 +64,8 @@ export interface CheckOptions {
   onProgress?: Progress;
   /** The straightforward path, for comparison: no cache, no splicing. */
   reference?: boolean;
+  /** Told once when another build holds the cache or the output, before waiting for it. */
+  onWait?: (message: string) => void;
 }
 
 export interface CheckResult {
@@ -92,6 +96,8 @@ export interface BuildResult extends CheckResult {
   written?: WriteStats;
   /** What a build would change, for a dry run. */
   dryRun?: Comparison;
+  /** Something the user should know about a build that succeeded (a previous output that could not be removed). */
+  notices?: string[];
 }
 
 /** Everything but the output: every problem in every file, in one run. */
@@ -99,16 +105,25 @@ export function check(options: CheckOptions): Promise<CheckResult> {
   return recovering(options, checkArchive);
 }
 
-export function build(options: BuildOptions): Promise<BuildResult> {
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  assertSafeOutDir(options.outDir, options.metadataDir);
   return recovering(options, buildOnce);
 }
 
 async function buildOnce(given: BuildOptions, cache: Cache): Promise<BuildResult> {
-  assertSafeOutDir(given.outDir, given.metadataDir);
   // An output reached through a symbolic link is built where the link points: replacing the
   // folder there keeps the link, where replacing the link would leave the folder behind, stale.
   const options = { ...given, outDir: realPath(given.outDir) };
-  if (!options.dryRun) await clearLeftovers(options.outDir);
+  // One build at a time writes an output: another would link files from it mid-swap, or publish
+  // a mix of two versions. A dry run writes nothing, and takes no lock.
+  if (options.dryRun) return buildLocked(options, cache);
+  return withLock(outputLock(options.outDir), { what: `the output folder ${given.outDir}`, ...waiting(options) }, () =>
+    buildLocked(options, cache),
+  );
+}
+
+async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildResult> {
+  const left = options.dryRun ? [] : await clearLeftovers(options.outDir);
   await assertReplaceable(options.outDir);
   const checked = await checkArchive(options, cache);
   if (!checked.archive) return checked;
@@ -117,13 +132,14 @@ async function buildOnce(given: BuildOptions, cache: Cache): Promise<BuildResult
   if (options.dryRun) return { ...checked, plans, dryRun: await compareWithOutput(plans, options.outDir, previous) };
   const spares = cache.spares(options.outDir);
   const onProgress = options.onProgress;
-  const { manifest, stats } = await writePlans(plans, options.outDir, {
+  const { manifest, stats, notices } = await writePlans(plans, options.outDir, {
     ...(previous ? { previous } : {}),
     ...(spares ? { spares: { dir: spares } } : {}),
     ...(onProgress ? { onFile: (done: number, total: number) => onProgress('writing', done, total) } : {}),
   });
   cache.saveManifest(options.outDir, manifest);
-  return { ...checked, plans, written: stats };
+  const said = [...left, ...notices];
+  return { ...checked, plans, written: stats, ...(said.length > 0 ? { notices: said } : {}) };
 }
 
 /** Every file of every output, planned in memory. */
@@ -295,14 +311,62 @@ async function recovering<O extends CheckOptions, R extends CheckResult>(
   options: O,
   run: (options: O, cache: Cache) => Promise<R>,
 ): Promise<R> {
-  const open = () => (options.cacheDir && !options.reference ? openCache(options.cacheDir) : noCache());
-  try {
-    return await run(options, open());
-  } catch (error) {
-    const damage = cacheDamage(error);
-    if (damage === undefined || !options.cacheDir) throw error;
-    rmSync(options.cacheDir, { recursive: true, force: true });
-    return { ...(await run(options, open())), recovered: damage };
+  const cacheDir = options.reference ? undefined : options.cacheDir;
+  if (!cacheDir) return run(options, noCache());
+  assertCacheApart(cacheDir, options);
+  // Builds sharing a cache take turns: one pruning what another just stored, or clearing it
+  // while another reads it, damaged the cache for both.
+  return withLock(cacheLock(cacheDir), { what: `the build cache ${cacheDir}`, ...waiting(options) }, async () => {
+    try {
+      return await run(options, openCache(cacheDir));
+    } catch (error) {
+      const damage = cacheDamage(error);
+      if (damage === undefined) throw error;
+      clearCache(cacheDir);
+      return { ...(await run(options, openCache(cacheDir))), recovered: damage };
+    }
+  });
+}
+
+function waiting(options: CheckOptions): { onWait?: (message: string) => void } {
+  return options.onWait ? { onWait: options.onWait } : {};
+}
+
+/** The lock of an output folder: a file beside it, which the swap leaves alone. */
+function outputLock(outDir: string): string {
+  return path.join(path.dirname(outDir), `.${path.basename(outDir)}.lock`);
+}
+
+/** The lock of a cache: a file in it, which clearing the cache leaves alone. */
+function cacheLock(cacheDir: string): string {
+  return path.join(cacheDir, CACHE_LOCK);
+}
+
+const CACHE_LOCK = 'lock';
+
+/** Empties a damaged cache, but for its lock, which this build holds. */
+function clearCache(cacheDir: string): void {
+  for (const name of readdirSync(cacheDir)) {
+    if (!name.startsWith(CACHE_LOCK)) rmSync(path.join(cacheDir, name), { recursive: true, force: true });
+  }
+}
+
+/** Refuses a cache inside the output (which every build replaces) or the metadata, or holding either. */
+function assertCacheApart(cacheDir: string, options: CheckOptions & { outDir?: string }): void {
+  const cache = realPath(cacheDir);
+  const inside = (child: string, parent: string) => child === parent || child.startsWith(parent + path.sep);
+  const against: [string | undefined, string, string][] = [
+    [options.outDir, 'the output folder', 'which every build replaces'],
+    [options.metadataDir, 'the metadata folder', 'where its files would be taken for metadata'],
+  ];
+  for (const [dir, name, why] of against) {
+    if (dir === undefined) continue;
+    const other = realPath(dir);
+    if (inside(cache, other) || inside(other, cache)) {
+      throw new UsageError(
+        `--cache-dir ${cacheDir} ${inside(cache, other) ? 'is inside' : 'holds'} ${name} ${dir}, ${why}; keep the cache apart (the default is node_modules/.cache/archive-schema)`,
+      );
+    }
   }
 }
 

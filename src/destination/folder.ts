@@ -2,7 +2,7 @@
 // or anything holding it; a new output is staged beside the old one and swapped in with two
 // renames; and what a stopped build left beside the output is cleared by the next.
 
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ArchiveSchemaError, EXIT, UsageError } from '../errors.ts';
@@ -41,10 +41,17 @@ export async function exists(p: string): Promise<boolean> {
 export function processRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // Running, under another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A process killed but not yet reaped by its parent (a zombie, which a container's first
+  // process may never reap) still answers signals: on Linux its state says it has ended.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
   }
 }
 
@@ -83,7 +90,7 @@ export function besideOutput(target: string, kind: 'new' | 'old', id: string): s
  * back in place if the output is missing (a build stopped between the two renames of its swap).
  * Those of builds still running are theirs.
  */
-export async function clearLeftovers(outDir: string): Promise<void> {
+export async function clearLeftovers(outDir: string): Promise<string[]> {
   const target = path.resolve(outDir);
   const parent = path.dirname(target);
   const base = path.basename(target);
@@ -92,8 +99,9 @@ export async function clearLeftovers(outDir: string): Promise<void> {
   try {
     names = await readdir(parent);
   } catch {
-    return; // no parent folder yet
+    return []; // no parent folder yet
   }
+  const notices: string[] = [];
   for (const name of names.sort()) {
     const match = pattern.exec(name);
     if (!match || processRunning(Number(match[2]))) continue;
@@ -103,8 +111,11 @@ export async function clearLeftovers(outDir: string): Promise<void> {
       continue;
     }
     // One that cannot be removed now is left for a later build to try again.
-    await rm(left, { recursive: true, force: true }).catch(() => undefined);
+    await rm(left, { recursive: true, force: true }).catch((error: unknown) => {
+      notices.push(`${left}, left by an earlier build, could not be removed (${(error as Error).message}); remove it yourself`);
+    });
   }
+  return notices;
 }
 
 /** Refuses an output folder that holds something other than a previous build. */
@@ -134,9 +145,11 @@ export async function outputBuildId(outDir: string): Promise<string | undefined>
 
 /**
  * Puts the new folder in place of the old one, which is moved `aside` first; `retire` may take
- * files from the old one before it goes.
+ * files from the old one before it goes. Once the new output is in place the build has succeeded:
+ * an old one that cannot be removed (a folder in it made read-only, an immutable file) is left
+ * for the next build to try again, and said in the notice returned.
  */
-export async function swap(staging: string, target: string, aside: string, retire?: (old: string) => void): Promise<void> {
+export async function swap(staging: string, target: string, aside: string, retire?: (old: string) => void): Promise<string | undefined> {
   const previous = (await exists(target)) ? aside : undefined;
   try {
     if (previous) await rename(target, previous);
@@ -151,8 +164,12 @@ export async function swap(staging: string, target: string, aside: string, retir
     await rm(staging, { recursive: true, force: true });
     throw new WriteError(`cannot put the new output in place: ${(error as Error).message}; the previous output was restored`);
   }
-  if (previous) {
+  if (!previous) return undefined;
+  try {
     retire?.(previous);
     await rm(previous, { recursive: true, force: true });
+    return undefined;
+  } catch (error) {
+    return `the new output is in place, but the previous one, moved to ${aside}, could not be removed (${(error as Error).message}); the next build tries again, or remove it yourself`;
   }
 }

@@ -45,7 +45,7 @@ export async function writePlans(
   plans: readonly Plan[],
   outDir: string,
   options: WriteOptions = {},
-): Promise<{ manifest: Manifest; stats: WriteStats }> {
+): Promise<{ manifest: Manifest; stats: WriteStats; notices: string[] }> {
   const target = path.resolve(outDir);
   const parent = path.dirname(target);
   await assertReplaceable(target);
@@ -133,8 +133,13 @@ export async function writePlans(
     if (error instanceof StaleBytesError || error instanceof WriteError) throw error;
     throw new WriteError(`cannot write the output: ${(error as Error).message}; ${outDir} was left as it was`);
   }
-  await swap(staging, target, besideOutput(target, 'old', id), spares && ((old) => spares.refill(old, new Set(plans.map((p) => p.path)))));
-  return { manifest, stats };
+  const notice = await swap(
+    staging,
+    target,
+    besideOutput(target, 'old', id),
+    spares && ((old) => spares.refill(old, new Set(plans.map((p) => p.path)))),
+  );
+  return { manifest, stats, notices: notice ? [notice] : [] };
 }
 
 /** A few writers, each lent to one file at a time, in the order files ask. */

@@ -133,13 +133,14 @@ export function openCache(dir: string): Cache {
   };
   // Written to a temporary name first, so a build killed mid-write leaves no half entry behind.
   const save = (file: string, bytes: Uint8Array | string) => {
+    const temp = `${file}.${process.pid}.tmp`;
     try {
       mkdirSync(path.dirname(file), { recursive: true });
-      const temp = `${file}.${process.pid}.tmp`;
       writeFileSync(temp, bytes);
       renameSync(temp, file);
     } catch {
-      // A cache that cannot be written only makes the next build slower.
+      // A cache that cannot be written (a full disk) only makes the next build slower.
+      rmSync(temp, { force: true });
     }
   };
   const cache: Cache = {

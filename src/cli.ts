@@ -8,7 +8,7 @@ import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 
 import { build, check } from './build.ts';
 import type { BuildResult, CheckResult, Progress } from './build.ts';
 import type { Comparison } from './destination/compare.ts';
-import { countBySeverity, formatGithub, formatJson, formatReport, strictly } from './diagnostics.ts';
+import { countBySeverity, formatGithub, formatJson, formatReport, printable, strictly } from './diagnostics.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import { ArchiveSchemaError, EXIT } from './errors.ts';
 import { resolveBaseUrl } from './hosting/base-url.ts';
@@ -138,7 +138,9 @@ function parseHdu(value: string): number {
 }
 
 /** Builds the program without running it, so tests can parse arguments. */
-export function createProgram(io: Io, setExit: (code: number) => void): Command {
+export function createProgram(given: Io, setExit: (code: number) => void): Command {
+  // Everything said goes out printable: names and values from files cannot drive the terminal.
+  const io: Io = { ...given, stdout: (t) => given.stdout(printable(t)), stderr: (t) => given.stderr(printable(t)) };
   const program = new Command('archive-schema')
     .description("Publishes an archive's schema metadata (YAML) as a static, read-only JSON API.")
     .exitOverride()
@@ -149,7 +151,8 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     .showHelpAfterError('(run archive-schema --help for usage)');
 
   const resolve = (p: string) => path.resolve(io.cwd, p);
-  const progress = io.progress ? progressLine(io.stderr) : undefined;
+  // The progress line is the one thing that moves the cursor, with its own escapes.
+  const progress = io.progress ? progressLine(given.stderr) : undefined;
   /** Ends the progress line, and says so if the cache had to be cleared on the way. */
   const finished = (result: CheckResult, command: string) => {
     progress?.end();
@@ -161,6 +164,9 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     workers: opts.workers ?? defaultWorkers(),
     ...(opts.reference ? { reference: true } : {}),
     ...(progress ? { onProgress: progress.update } : {}),
+    onWait: (message: string) => {
+      io.stderr(`archive-schema: ${message}\n`);
+    },
   });
   /** The metadata's problems, for a command that stops at its errors. */
   const reportProblems = (diagnostics: Diagnostic[], outcome: string, quiet?: boolean) => {
@@ -246,6 +252,7 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
     }
     if (result.dryRun) io.stdout(formatDryRun(result.dryRun, opts.out));
     else io.stdout(formatBuilt(result, opts.out, baseUrl, ((Date.now() - started) / 1000).toFixed(1)));
+    for (const notice of result.notices ?? []) io.stderr(`archive-schema: ${notice}\n`);
     setExit(EXIT.ok);
   });
 
@@ -418,6 +425,31 @@ export function createProgram(io: Io, setExit: (code: number) => void): Command 
   return program;
 }
 
+/** What to do about a system error: the things a machine runs out of, or does not allow. */
+const REMEDIES: Record<string, string> = {
+  ENOSPC: 'free some space and try again',
+  EDQUOT: 'free some space (the disk quota is used up) and try again',
+  EACCES: 'check the permissions there',
+  EPERM: 'check the permissions there (and that nothing is marked immutable)',
+  EROFS: 'the file system is read-only; use a writable folder',
+  EMFILE: 'too many files are open; raise the limit (ulimit -n) and try again',
+  ENFILE: 'too many files are open on this machine; try again later',
+  ENOMEM: 'the machine is out of memory; close other programs and try again',
+  EIO: 'the disk reported an I/O error; check it',
+};
+
+/**
+ * A failure of the machine rather than of archive-schema (a full disk, a permission refused
+ * where the command could not foresee it): one sentence naming the file and what to do.
+ */
+function environmentTrouble(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  const remedy = code === undefined ? undefined : REMEDIES[code];
+  if (remedy === undefined) return undefined;
+  // Node's message names the call and the path: "EACCES: permission denied, open 'dist/x.json'".
+  return `${(error as Error).message.split('\n')[0] ?? code}; ${remedy}`;
+}
+
 /** Runs the CLI with the given arguments; resolves to the exit code. */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   let code: number = EXIT.ok;
@@ -430,11 +462,16 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     // --help and --version end here too, with exit code 0.
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.trouble;
     if (error instanceof ArchiveSchemaError) {
-      io.stderr(`archive-schema: ${error.message}\n`);
+      io.stderr(printable(`archive-schema: ${error.message}\n`));
       return error.exitCode;
     }
+    const trouble = environmentTrouble(error);
+    if (trouble) {
+      io.stderr(printable(`archive-schema: ${trouble}\n`));
+      return EXIT.trouble;
+    }
     // A bug, not a user's mistake: the stack trace helps whoever fixes it.
-    io.stderr(`archive-schema: internal error\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    io.stderr(printable(`archive-schema: internal error\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`));
     return EXIT.trouble;
   }
   return code;

@@ -46,6 +46,18 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/**
+ * Characters that would act on a terminal instead of showing (escape sequences, carriage returns,
+ * bells) or reorder what it shows (bidirectional overrides): a file name or a value can hold them.
+ */
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** Text for a terminal: line breaks and tabs kept, every other control character shown as an escape (\u001B). */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+}
+
 export interface ReportOptions {
   /** Errors only: warnings are counted in the closing line, not listed. */
   quiet?: boolean;

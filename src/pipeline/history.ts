@@ -89,10 +89,12 @@ export async function archiveAt(rev: string, metadataDir: string): Promise<Revis
     );
   });
   const prefix = path.relative(top, dir).split(path.sep).join('/');
-  const listing = await git(top, ['ls-tree', '-r', '-z', '--name-only', rev, '--', prefix === '' ? '.' : prefix]);
+  const listing = await git(top, ['ls-tree', '-r', '-z', rev, '--', prefix === '' ? '.' : prefix]);
+  // "<mode> <type> <object>\t<path>": regular files only, as the scan takes them (a link's blob is its target's name).
   const paths = listing
     .split('\0')
-    .filter((p) => p.endsWith('.yaml'))
+    .map((line) => /^100(?:644|755) blob \w+\t(.*)$/s.exec(line)?.[1])
+    .filter((p): p is string => p !== undefined && /\.ya?ml$/i.test(p))
     .sort();
   const texts = await readBlobs(
     top,

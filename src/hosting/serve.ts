@@ -9,6 +9,7 @@ import { realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import { RedirectsHandler } from '@netlify/redirects';
 import serveHandler from 'serve-handler';
 import { UsageError } from '../errors.ts';
@@ -65,6 +66,27 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       res.end(`internal error in archive-schema serve: ${(error as Error).message}\n`);
     });
   });
+  // Node's parser never hands these to the request handler: CONNECT goes to its own event, and a
+  // method it does not know is a client error. Both get the answer any other method gets.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    answerRaw(socket, req.method ?? 'CONNECT', req.url ?? '/');
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+    const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) HTTP\/1\.[01]\r?\n/.exec(error.rawPacket?.toString('latin1') ?? '');
+    if (error.code === 'HPE_INVALID_METHOD' && line) {
+      answerRaw(socket, line[1] ?? '', line[2] ?? '/');
+      return;
+    }
+    // What Node answers by itself when no one listens.
+    const [status, text] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout']
+          : [400, 'Bad Request'];
+    if (socket.writable) socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n\r\n`);
+    else socket.destroy();
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(error.code === 'EADDRINUSE' ? new UsageError(`port ${options.port} is in use; pass another with --port`) : error);
@@ -88,6 +110,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
 async function respond(req: IncomingMessage, res: ServerResponse, redirects: RedirectsHandler, files: StaticFiles): Promise<void> {
   const method = req.method ?? 'GET';
+  // A request line without a version is read as HTTP/0.9, which no client of a site sends; HTTP/2
+  // is not spoken in plain text.
+  if (req.httpVersionMajor !== 1) {
+    const [status, text] = req.httpVersionMajor === 0 ? [400, 'Bad Request'] : [505, 'HTTP Version Not Supported'];
+    res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+    res.end(`${text}\n`);
+    return;
+  }
   // The request target is a path; a fixed origin keeps `//x` from being read as a host name.
   const raw = req.url ?? '/';
   let url: URL;
@@ -142,6 +172,10 @@ async function routeAndServe(
   redirects: RedirectsHandler,
   files: StaticFiles,
 ): Promise<Response> {
+  // The engine puts a path's parts into its targets with RE2 rewrites, where a backslash is an
+  // escape: `/api/schema/1%5c1/` became survey 1, and each such request printed a page of RE2's
+  // complaints. No rule and no file of a built site has a backslash in its path.
+  if (safeDecode(url.pathname)?.includes('\\') ?? true) return notFound();
   let match: Awaited<ReturnType<RedirectsHandler['match']>>;
   try {
     match = await redirects.match(new Request(url, { headers }));
@@ -165,6 +199,14 @@ async function routeAndServe(
 }
 
 type StaticFiles = (method: string, pathname: string, headers: Headers) => Promise<Response>;
+
+function safeDecode(pathname: string): string | undefined {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+}
 
 const notFound = () => new Response('Not Found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
 
@@ -190,8 +232,9 @@ export function fileInSite(root: string, pathname: string): string | undefined {
   try {
     real = realpathSync(file);
   } catch {
-    // Not there: the file layer answers 404.
-    return file;
+    // Not there, or not a path the system takes (a link loop, a path too long): no file. The file
+    // layer must not be asked, or it answers 500 for the latter.
+    return undefined;
   }
   return real === root || real.startsWith(root + path.sep) ? real : undefined;
 }
@@ -292,6 +335,28 @@ class ResponseCapture extends PassThrough {
       },
     });
   }
+}
+
+/** The answer to a method the site never serves, written straight to the connection, which then closes. */
+function answerRaw(socket: Duplex, method: string, target: string): void {
+  let url: URL;
+  try {
+    url = new URL(target.startsWith('/') ? `http://localhost${target}` : `http://localhost/${target}`);
+  } catch {
+    url = new URL('http://localhost/');
+  }
+  const answer = answerBeforeFiles(method, url) ?? {
+    status: 405,
+    headers: { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' },
+    body: 'Method Not Allowed\n',
+  };
+  const body = Buffer.from(answer.body ?? '', 'utf8');
+  const head = Object.entries({ ...answer.headers, 'Content-Length': String(body.length), Connection: 'close' })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  const reason = answer.status === 404 ? 'Not Found' : answer.status === 200 ? 'OK' : 'Method Not Allowed';
+  if (socket.writable) socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${answer.status} ${reason}\r\n${head}\r\n`, 'latin1'), body]));
+  else socket.destroy();
 }
 
 function sendAnswer(res: ServerResponse, method: string, answer: Answer): void {

@@ -10,7 +10,7 @@ import type { BuildResult, CheckResult, Progress } from './build.ts';
 import type { Comparison } from './destination/compare.ts';
 import { countBySeverity, formatGithub, formatJson, formatReport, printable, strictly } from './diagnostics.ts';
 import type { Diagnostic } from './diagnostics.ts';
-import { ArchiveSchemaError, EXIT } from './errors.ts';
+import { ArchiveSchemaError, EXIT, remedyFor } from './errors.ts';
 import { resolveBaseUrl } from './hosting/base-url.ts';
 import { DATA_TYPES, requestTarget } from './hosting/routes.ts';
 import type { RunningServer } from './hosting/serve.ts';
@@ -425,26 +425,13 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
   return program;
 }
 
-/** What to do about a system error: the things a machine runs out of, or does not allow. */
-const REMEDIES: Record<string, string> = {
-  ENOSPC: 'free some space and try again',
-  EDQUOT: 'free some space (the disk quota is used up) and try again',
-  EACCES: 'check the permissions there',
-  EPERM: 'check the permissions there (and that nothing is marked immutable)',
-  EROFS: 'the file system is read-only; use a writable folder',
-  EMFILE: 'too many files are open; raise the limit (ulimit -n) and try again',
-  ENFILE: 'too many files are open on this machine; try again later',
-  ENOMEM: 'the machine is out of memory; close other programs and try again',
-  EIO: 'the disk reported an I/O error; check it',
-};
-
 /**
  * A failure of the machine rather than of archive-schema (a full disk, a permission refused
  * where the command could not foresee it): one sentence naming the file and what to do.
  */
 function environmentTrouble(error: unknown): string | undefined {
   const code = (error as NodeJS.ErrnoException).code;
-  const remedy = code === undefined ? undefined : REMEDIES[code];
+  const remedy = remedyFor(code);
   if (remedy === undefined) return undefined;
   // Node's message names the call and the path: "EACCES: permission denied, open 'dist/x.json'".
   return `${(error as Error).message.split('\n')[0] ?? code}; ${remedy}`;

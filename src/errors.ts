@@ -34,3 +34,20 @@ export class UsageError extends ArchiveSchemaError {
     super(detail, EXIT.trouble);
   }
 }
+
+/** What to do about a system error: the things a machine runs out of, or does not allow. */
+const REMEDIES: Record<string, string> = {
+  ENOSPC: 'free some space and try again',
+  EDQUOT: 'free some space (the disk quota is used up) and try again',
+  EACCES: 'check the permissions of the file and its folder',
+  EPERM: 'check the permissions of the file and its folder (and that nothing is marked immutable)',
+  EROFS: 'the file system is read-only; use a writable folder',
+  EMFILE: 'too many files are open; raise the limit (ulimit -n) and try again',
+  ENFILE: 'too many files are open on this machine; try again later',
+  ENOMEM: 'the machine is out of memory; close other programs and try again',
+  EIO: 'the disk reported an I/O error; check the disk',
+};
+
+export function remedyFor(code: string | undefined): string | undefined {
+  return code === undefined ? undefined : REMEDIES[code];
+}

@@ -32,8 +32,9 @@ export async function formatMetadata(metadataDir: string, displayRoot: string, o
         result.unchanged++;
         continue;
       }
+      // A file that cannot be written stops fmt (exit 2): the files before it are done.
+      if (!options.check) await writeAtomically(file, formatted, display);
       result.changed.push(display);
-      if (!options.check) await writeAtomically(file, formatted);
     } catch (error) {
       if (!(error instanceof RewriteError)) throw error;
       const place = error.place ?? { file: display, line: 0, col: 0 };

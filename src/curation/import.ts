@@ -12,7 +12,7 @@ import type { Diagnostic } from '../diagnostics.ts';
 import { FitsError, looksLikeFits, parseHeaderText, readFitsHeaders } from '../readers/fits.ts';
 import type { FitsHdu, FitsValue } from '../readers/fits.ts';
 import { KINDS, classify, pathHelp } from '../kinds/registry.ts';
-import { loadMetadata, parseFile } from '../pipeline/parse.ts';
+import { loadMetadata, parseFile, unreadable } from '../pipeline/parse.ts';
 import type { FileKind, KindType } from '../kinds/registry.ts';
 import { RewriteError, printCanonical, readForRewrite, writeAtomically } from './rewrite.ts';
 import { nextIds } from '../pipeline/assemble.ts';
@@ -318,7 +318,7 @@ async function commit(file: string, display: string, relative: string, kind: Fil
       .join('\n');
     throw new RewriteError(`${display} would be invalid after the import, so nothing was written:\n${list}`);
   }
-  await writeAtomically(file, textOut);
+  await writeAtomically(file, textOut, display);
 }
 
 async function target(options: ImportOptions, kind: KindType) {
@@ -342,6 +342,10 @@ async function target(options: ImportOptions, kind: KindType) {
   }
   const { doc } = await readForRewrite(file, display);
   const loaded = await loadMetadata(root, { displayRoot: options.displayRoot });
+  // New ids are the next free ones across the archive: a file that cannot be read may hold some.
+  const broken = loaded.diagnostics.find(unreadable);
+  if (broken)
+    throw new RewriteError(`${broken.message}; its ids cannot be known, so no new ones were given and nothing was changed`, broken);
   return { file, relative, display, doc, ids: nextIds(loaded.files) };
 }
 

@@ -185,6 +185,6 @@ export async function scaffold(command: string, target: string, options: Scaffol
   const badName = todo.find((d) => d.message.startsWith('name '));
   if (badName) throw new RewriteError(`${display}: ${badName.message}; nothing was written`);
   await mkdir(path.dirname(file), { recursive: true });
-  await writeAtomically(file, text);
+  await writeAtomically(file, text, display);
   return { file: display, ...(id !== undefined ? { id } : {}), todo };
 }

@@ -8,7 +8,7 @@ import { chmod, chown, open, readFile, realpath, rename, rm, stat, writeFile } f
 import path from 'node:path';
 import { Document, LineCounter, YAMLMap, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Node as YamlNode, Pair } from 'yaml';
-import { ArchiveSchemaError, EXIT } from '../errors.ts';
+import { ArchiveSchemaError, EXIT, remedyFor } from '../errors.ts';
 import type { Place } from '../errors.ts';
 import type { FileKind } from '../kinds/registry.ts';
 import { decodeMetadata } from '../pipeline/encoding.ts';
@@ -22,6 +22,19 @@ export class RewriteError extends ArchiveSchemaError {
 
   constructor(detail: string, place?: Place) {
     super(detail, EXIT.invalid, place);
+  }
+}
+
+/** A metadata file could not be written (a permission, a full disk); it was left as it was. */
+export class RewriteIoError extends ArchiveSchemaError {
+  override name = 'RewriteIoError';
+
+  constructor(display: string, error: unknown) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    const remedy = remedyFor(code);
+    const reason =
+      code === '' ? (error as Error).message : `${code}: ${(error as Error).message.replace(/^\w+: /, '').split(',')[0] ?? ''}`;
+    super(`cannot write ${display} (${reason}); it was left as it was${remedy ? `; ${remedy}` : ''}`, EXIT.trouble);
   }
 }
 
@@ -233,7 +246,7 @@ export async function readForRewrite(file: string, display: string): Promise<{ t
  * keeps its mode and, where this user may set it, its owner. A file with other hard links, or
  * whose owner cannot be kept, is written in place instead, so that the links and the owner stay.
  */
-export async function writeAtomically(file: string, text: string): Promise<void> {
+export async function writeAtomically(file: string, text: string, display = file): Promise<void> {
   const target = await realpath(file).catch(() => file);
   const info = await stat(target).catch(() => undefined);
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
@@ -244,8 +257,6 @@ export async function writeAtomically(file: string, text: string): Promise<void>
     }
     await writeFile(temp, text, info ? { mode: info.mode & 0o7777 } : {});
     if (info) {
-      // writeFile's mode passes through the umask: set it as it was.
-      await chmod(temp, info.mode & 0o7777);
       const owned = await chown(temp, info.uid, info.gid).then(
         () => true,
         () => info.uid === process.getuid?.() && info.gid === process.getgid?.(),
@@ -255,11 +266,13 @@ export async function writeAtomically(file: string, text: string): Promise<void>
         await writeInPlace(target, text);
         return;
       }
+      // writeFile's mode passes through the umask, and chown clears set-id bits: set it as it was.
+      await chmod(temp, info.mode & 0o7777);
     }
     await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true });
-    throw new RewriteError(`cannot write ${file}: ${(error as Error).message}; it was left as it was`);
+    throw new RewriteIoError(display, error);
   }
 }
 

@@ -12,7 +12,7 @@ import { walk } from '../kinds/walk.ts';
 import { walkNodes } from '../pipeline/assemble.ts';
 import type { Archive } from '../pipeline/assemble.ts';
 import { archiveAt } from '../pipeline/history.ts';
-import { loadMetadata } from '../pipeline/parse.ts';
+import { loadMetadata, unreadable } from '../pipeline/parse.ts';
 import type { MetadataFile, PathSegment } from '../pipeline/parse.ts';
 import { readSchema } from '../pipeline/validate.ts';
 import { RewriteError, keyOrder, openDocument, printCanonical, setInOrder, writeAtomically } from './rewrite.ts';
@@ -91,7 +91,7 @@ function plural(n: number, word: string): string {
 
 export async function stamp(options: StampOptions): Promise<StampResult> {
   const loaded = await loadMetadata(options.metadataDir, { displayRoot: options.displayRoot });
-  const broken = loaded.diagnostics.find((d) => d.severity === 'error' && d.rule.startsWith('yaml/'));
+  const broken = loaded.diagnostics.find(unreadable);
   if (broken) throw new RewriteError(`${broken.message}; nothing was changed`, broken);
   const base = baseIndex((await archiveAt(options.base, options.metadataDir)).archive);
   const order = orders();
@@ -175,7 +175,7 @@ export async function stamp(options: StampOptions): Promise<StampResult> {
   }
   for (const [file, { doc, notes }] of edits) {
     const text = printCanonical(doc, file.kind, file.display);
-    await writeAtomically(path.join(path.resolve(options.metadataDir), file.relative), text);
+    await writeAtomically(path.join(path.resolve(options.metadataDir), file.relative), text, file.display);
     for (const what of notes) stamped.push({ file: file.display, what });
   }
   return { stamped, seen };

@@ -47,6 +47,11 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
 }
 
+/** A problem that keeps a file from being read at all: what it holds cannot be known. */
+export function unreadable(d: Diagnostic): boolean {
+  return d.severity === 'error' && (d.rule.startsWith('yaml/') || d.rule === 'layout/not-a-file');
+}
+
 export async function loadMetadata(metadataDir: string, options: ScanOptions = {}): Promise<LoadResult> {
   const { entries, display, problems } = await readMetadataTexts(metadataDir, options);
   const loaded = parseMetadata(entries, display);

@@ -53,9 +53,16 @@ function plural(n: number, word: string): string {
 // eslint-disable-next-line no-control-regex
 const UNPRINTABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
+const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+
 /** Text for a terminal: line breaks and tabs kept, every other control character shown as an escape (\u001B). */
 export function printable(text: string): string {
-  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+  return text.replace(UNPRINTABLE, escaped);
+}
+
+/** Text for one line of a report: line breaks shown as escapes too (a file name can hold one). */
+function oneLine(text: string): string {
+  return printable(text).replace(/[\n\t]/g, escaped);
 }
 
 export interface ReportOptions {
@@ -79,11 +86,11 @@ export function formatReport(diagnostics: readonly Diagnostic[], outcome: string
     // A new group at each new file, and where the warnings start.
     if (d.file !== current || d.severity !== shown[i - 1]?.severity) {
       if (current !== undefined) lines.push('');
-      lines.push(d.file);
+      lines.push(oneLine(d.file));
       current = d.file;
     }
     const where = d.line > 0 ? `${d.file}:${d.line}:${d.col}` : d.file;
-    lines.push(`  ${where}  ${d.severity}  ${d.message}  [${d.rule}]`);
+    lines.push(`  ${oneLine(where)}  ${d.severity}  ${oneLine(d.message)}  [${d.rule}]`);
   }
   const files = new Set(sorted.map((d) => d.file)).size;
   if (lines.length > 0) lines.push('');

@@ -380,8 +380,8 @@ const cases: Case[] = [
     file: 'alpha/dr2/release.yaml',
     line: 1,
     col: 1,
-    rule: 'schema/type',
-    message: /the file must be a mapping \(key: value lines\), found nothing \(null\)/,
+    rule: 'schema/required',
+    message: /^the file is empty; a data release file needs at least the keys name, pretty_name, version/,
   },
   {
     name: 'two releases of a survey may not share a number',

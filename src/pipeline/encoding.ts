@@ -69,7 +69,10 @@ export function decodeMetadata(bytes: Uint8Array, file: string): { text: string 
   });
   const other = OTHER_ENCODINGS.find(([mark]) => startsWith(bytes, mark));
   if (other) return problem(1, 1, `is encoded as ${other[1]}; metadata files are UTF-8: save it with the encoding UTF-8`);
-  if (bytes.subarray(0, Math.min(bytes.length, 4096)).includes(0)) {
+  const nul = bytes.indexOf(0);
+  // Many NULs, as a UTF-16 text without a byte order mark has: the whole file is not UTF-8 text.
+  const head = bytes.subarray(0, 4096);
+  if (nul >= 0 && nul < 4096 && head.filter((b) => b === 0).length * 10 > head.length) {
     return problem(
       1,
       1,
@@ -78,7 +81,11 @@ export function decodeMetadata(bytes: Uint8Array, file: string): { text: string 
   }
   try {
     // TextDecoder drops a UTF-8 byte order mark, which YAML allows at the start.
-    return { text: UTF8.decode(bytes) };
+    const text = UTF8.decode(bytes);
+    if (nul < 0) return { text };
+    // A NUL character typed or pasted into a value: YAML does not allow it, and one parser would take it.
+    const { line, col } = positionOf(bytes, nul);
+    return problem(line, col, 'holds a NUL character, which metadata cannot publish; remove it');
   } catch {
     const at = firstInvalidByte(bytes);
     const { line, col } = positionOf(bytes, at);

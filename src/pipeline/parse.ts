@@ -3,7 +3,8 @@
 // commands that rewrite files and for a git revision's metadata.
 
 import { createRequire } from 'node:module';
-import { load as loadYaml } from 'js-yaml';
+import { EVENT_ID, YAMLException, constructFromEvents, parseEvents } from 'js-yaml';
+import type { Event } from 'js-yaml';
 import type * as Yaml from 'yaml';
 import type { Document, Node as YamlNode, Pair } from 'yaml';
 import type { Diagnostic } from '../diagnostics.ts';
@@ -116,6 +117,86 @@ function hasLongLine(text: string): boolean {
 const NOWHERE: Position = { line: 0, col: 0 };
 
 /**
+ * The deepest nesting of lists and mappings a metadata file may have. Its own go six deep; a file
+ * nested far deeper is a mistake, and past a few thousand levels a parser runs out of stack.
+ */
+export const MAX_DEPTH = 64;
+
+function tooDeep(display: string, position: Position): Diagnostic {
+  return {
+    file: display,
+    ...position,
+    severity: 'error',
+    rule: 'yaml/too-deep',
+    message: `lists and mappings are nested more than ${MAX_DEPTH} deep here, where metadata nests a few levels; check the indentation and the brackets`,
+  };
+}
+
+function tagged(display: string, position: Position, tag: string): Diagnostic {
+  return {
+    file: display,
+    ...position,
+    severity: 'error',
+    rule: 'yaml/tag',
+    message: `the tag ${tag} is not used in metadata files; remove it and write the value plainly (in quotes for a string)`,
+  };
+}
+
+function complexKey(display: string, position: Position): Diagnostic {
+  return {
+    file: display,
+    ...position,
+    severity: 'error',
+    rule: 'yaml/complex-key',
+    message: 'a key here is a list or a mapping; keys in metadata files are names: write the key as plain text',
+  };
+}
+
+/** Line and column (from 1) of an offset in a text. */
+function positionIn(text: string, offset: number): Position {
+  let line = 1;
+  let start = 0;
+  for (let at = text.indexOf('\n'); at >= 0 && at < offset; at = text.indexOf('\n', at + 1)) {
+    line++;
+    start = at + 1;
+  }
+  return { line, col: offset - start + 1 };
+}
+
+/**
+ * What in js-yaml's events the position-keeping parser must judge, or what is refused at once: an
+ * explicit tag or a key that is a collection (which the two parsers read differently, and which
+ * metadata never needs), and nesting deeper than MAX_DEPTH.
+ */
+function eventsNeedingJudgement(events: readonly Event[]): { slow: boolean; deepAt?: number } {
+  // Per open collection: whether it is a mapping, and how many children it has had.
+  const open: { mapping: boolean; children: number }[] = [];
+  let depth = 0;
+  for (const event of events) {
+    if (event.type === EVENT_ID.POP) {
+      const closed = open.pop();
+      if (closed && closed.children >= 0) depth--;
+      continue;
+    }
+    if (event.type === EVENT_ID.DOCUMENT) {
+      open.push({ mapping: false, children: -1 });
+      continue;
+    }
+    const parent = open[open.length - 1];
+    const isKey = parent !== undefined && parent.mapping && parent.children % 2 === 0;
+    if (parent && parent.children >= 0) parent.children++;
+    if (event.type !== EVENT_ID.ALIAS && event.tagStart !== -1) return { slow: true };
+    if (event.type === EVENT_ID.SEQUENCE || event.type === EVENT_ID.MAPPING) {
+      if (isKey) return { slow: true };
+      depth++;
+      if (depth > MAX_DEPTH) return { slow: false, deepAt: event.start };
+      open.push({ mapping: event.type === EVENT_ID.MAPPING, children: 0 });
+    }
+  }
+  return { slow: false };
+}
+
+/**
  * Parses one YAML text the fast way: js-yaml builds the data, and the position-keeping parser
  * runs only if something asks where a value is (a problem to report), or if js-yaml fails (to
  * report the syntax error where it is). Aliases take the slow path too, which bounds them, and so
@@ -127,9 +208,25 @@ export function parseFileFast(display: string, given: string): { file?: ParsedFi
   const conflict = conflictIn(display, text);
   if (conflict) return { diagnostics: [conflict] };
   if (hasLongLine(text)) return parseFile(display, text);
+  let events: Event[];
+  try {
+    events = parseEvents(text, { maxDepth: MAX_DEPTH + 1 });
+  } catch (error) {
+    // Nested past the limit: said here, where the position-keeping parser could run out of stack.
+    if (error instanceof YAMLException && error.reason.startsWith('nesting exceeded maxDepth') && error.mark) {
+      return { diagnostics: [tooDeep(display, { line: error.mark.line + 1, col: error.mark.column + 1 })] };
+    }
+    return parseFile(display, text);
+  }
+  const judged = eventsNeedingJudgement(events);
+  if (judged.deepAt !== undefined) return { diagnostics: [tooDeep(display, positionIn(text, judged.deepAt))] };
+  if (judged.slow) return parseFile(display, text);
   let data: unknown;
   try {
-    data = loadYaml(text, { maxAliases: 0 });
+    const documents = constructFromEvents(events, { source: text, maxAliases: 0 });
+    // None (an empty file) or several: the slow path says which, as it reads them.
+    if (documents.length !== 1) return parseFile(display, text);
+    data = documents[0];
   } catch {
     return parseFile(display, text);
   }
@@ -159,7 +256,14 @@ export function parseFile(display: string, given: string): { file?: ParsedFile; 
   if (conflict) return { diagnostics: [conflict] };
   const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  let doc: Document;
+  try {
+    doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  } catch (error) {
+    // Nested so deep the parser ran out of stack: js-yaml, which keeps count, says where.
+    if (!(error instanceof RangeError)) throw error;
+    return { diagnostics: [tooDeep(display, deepestPoint(text))] };
+  }
   const at = (offset: number): Position => lineCounter.linePos(offset);
   const diagnostics: Diagnostic[] = [];
   const report = (problem: { pos: [number, number]; code: string; message: string }, severity: Diagnostic['severity']) => {
@@ -195,8 +299,11 @@ export function parseFile(display: string, given: string): { file?: ParsedFile; 
     }
   }
   for (const error of doc.errors) report(error, 'error');
-  for (const warning of doc.warnings) report(warning, 'warning');
+  // An unresolved tag is a warning to the parser; every explicit tag is an error here (below).
+  for (const warning of doc.warnings) if (warning.code !== 'TAG_RESOLVE_FAILED') report(warning, 'warning');
   if (doc.errors.length > 0) return { diagnostics };
+  const shape = shapeProblem(doc, text, display, at);
+  if (shape) return { diagnostics: [...diagnostics, shape] };
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 100 });
@@ -224,6 +331,58 @@ export function parseFile(display: string, given: string): { file?: ParsedFile; 
     return complete && yaml().isScalar(node) && node.range ? text.slice(node.range[0], node.range[1]) : undefined;
   };
   return { file: { display, data, locate, source, text }, diagnostics };
+}
+
+/**
+ * The first of what the fast path sends here to be judged (eventsNeedingJudgement): an explicit
+ * tag, a key that is a collection, nesting past MAX_DEPTH. Walked without recursion, so no depth
+ * the parser took can exhaust the stack here.
+ */
+function shapeProblem(doc: Document, text: string, display: string, at: (offset: number) => Position): Diagnostic | undefined {
+  const { isCollection, isPair, isScalar } = yaml();
+  const stack: [unknown, number][] = [[doc.contents, 0]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [node, depth] = next;
+    if (isScalar(node) || isCollection(node)) {
+      const start = node.range?.[0] ?? 0;
+      if (node.tag !== undefined) return tagged(display, at(tagStart(text, start)), tagText(node.tag));
+      if (isCollection(node)) {
+        if (depth + 1 > MAX_DEPTH) return tooDeep(display, at(start));
+        for (const item of [...node.items].reverse()) {
+          if (isPair(item)) {
+            if (isCollection(item.key)) return complexKey(display, at(item.key.range?.[0] ?? start));
+            stack.push([item.value, depth + 1], [item.key, depth + 1]);
+          } else {
+            stack.push([item, depth + 1]);
+          }
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Where a node's tag begins: the tag is the last token before the node's own text. */
+function tagStart(text: string, valueStart: number): number {
+  let at = text.lastIndexOf('!', valueStart);
+  if (at < 0) return valueStart;
+  while (at > 0 && !/\s/.test(text[at - 1] ?? ' ')) at--;
+  return at;
+}
+
+/** A tag as written: `!!float` for the core schema's, `!foo` for a local one. */
+function tagText(tag: string): string {
+  return tag.startsWith('tag:yaml.org,2002:') ? `!!${tag.slice('tag:yaml.org,2002:'.length)}` : tag;
+}
+
+/** Where nesting first goes past MAX_DEPTH, as js-yaml counts it. */
+function deepestPoint(text: string): Position {
+  try {
+    parseEvents(text, { maxDepth: MAX_DEPTH });
+  } catch (error) {
+    if (error instanceof YAMLException && error.mark) return { line: error.mark.line + 1, col: error.mark.column + 1 };
+  }
+  return { line: 1, col: 1 };
 }
 
 function firstLine(message: string): string {

@@ -75,8 +75,9 @@ export async function listMetadata(metadataDir: string, options: ScanOptions): P
   try {
     const info = await stat(root);
     if (!info.isDirectory()) throw new LoadError(`${shown} is not a folder; pass the metadata folder with --metadata`);
-    // Every entry, links and hidden ones included, without following links.
-    entries = await fg('**', { cwd: root, onlyFiles: false, followSymbolicLinks: false, dot: true, stats: true, objectMode: true });
+    // Every entry, links and hidden ones included, without following links. `**/*`, not `**`,
+    // whose pattern skips a name with a line break in it.
+    entries = await fg('**/*', { cwd: root, onlyFiles: false, followSymbolicLinks: false, dot: true, stats: true, objectMode: true });
   } catch (error) {
     if (error instanceof LoadError) throw error;
     const code = (error as NodeJS.ErrnoException).code;

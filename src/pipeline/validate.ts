@@ -238,13 +238,14 @@ export function describePlace(data: unknown, pointer: readonly PathSegment[]): s
   const parts: string[] = [];
   let node: unknown = data;
   let container = '';
-  for (const segment of pointer) {
+  for (const [i, segment] of pointer.entries()) {
     const next = (node as Record<string | number, unknown> | undefined)?.[segment];
     if (typeof segment === 'number') {
       const name = (next as { name?: unknown } | undefined)?.name;
       const kind = kindListedAs(container)?.label ?? 'item';
       parts.push(typeof name === 'string' || typeof name === 'number' ? `${kind} "${name}"` : `${kind} ${segment + 1}`);
-    } else if (!kindListedAs(segment)) {
+    } else if (!kindListedAs(segment) || i === pointer.length - 1) {
+      // A list's key is said by its items ("table 2"), unless the list itself is meant.
       parts.push(segment);
     }
     container = typeof segment === 'string' ? segment : '';
@@ -292,6 +293,13 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
       );
     }
     case 'type': {
+      if (pointer.length === 0 && (value === null || value === undefined)) {
+        // Empty, only comments, or only `---`.
+        return make(
+          `the file is empty; ${fileDeclaration(file.kind).described} file needs at least the keys ${requiredKeys(error).join(', ')}`,
+          'required',
+        );
+      }
       const expected = (error.params as { type: string | string[] }).type;
       const list = Array.isArray(expected) ? expected : expected.split(',');
       return make(`${subject} must be ${typeWords(list)}, found ${found}${typeHint(list, value, pointer, file.source(pointer))}`, 'type');

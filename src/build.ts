@@ -24,7 +24,6 @@ import type { Plan } from './outputs/plan.ts';
 import type { Planner } from './outputs/planner.ts';
 import { referenceFiles } from './outputs/reference.ts';
 import { planSite } from './outputs/site.ts';
-import { SpliceError } from './outputs/splice.ts';
 import { assemble } from './pipeline/assemble.ts';
 import type { Archive } from './pipeline/assemble.ts';
 import { CacheError, digestKey, noCache, openCache, pipelineFingerprint } from './pipeline/cache.ts';
@@ -145,13 +144,9 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
 /** Every file of every output, planned in memory. */
 function planOutputs(archive: Archive, fragments: ReadonlyMap<string, Fragment>, options: BuildOptions): Plan[] {
   if (options.reference) return plansOf(referenceFiles(archive, options.baseUrl));
-  try {
-    return PLANNERS.flatMap((plan) => plan({ archive, fragments, baseUrl: options.baseUrl }));
-  } catch (error) {
-    // The data held a NUL character where a placeholder would be: plan the slow way.
-    if (error instanceof SpliceError) return plansOf(referenceFiles(archive, options.baseUrl));
-    throw error;
-  }
+  // Placeholders hold a NUL character, which validation refuses in data, so a placeholder can only
+  // be one (a SpliceError here is a bug, never a reason to publish something else).
+  return PLANNERS.flatMap((plan) => plan({ archive, fragments, baseUrl: options.baseUrl }));
 }
 
 // ---- Checking ---------------------------------------------------------------------------------------

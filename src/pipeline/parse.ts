@@ -3,7 +3,7 @@
 // commands that rewrite files and for a git revision's metadata.
 
 import { createRequire } from 'node:module';
-import { EVENT_ID, YAMLException, constructFromEvents, parseEvents } from 'js-yaml';
+import { EVENT_ID, SCALAR_STYLE, YAMLException, constructFromEvents, parseEvents } from 'js-yaml';
 import type { Event } from 'js-yaml';
 import type * as Yaml from 'yaml';
 import type { Document, Node as YamlNode, Pair } from 'yaml';
@@ -163,12 +163,32 @@ function positionIn(text: string, offset: number): Position {
   return { line, col: offset - start + 1 };
 }
 
+const FLOAT_WITH_EXPONENT = /^[-+]?(?:\.\d+|\d[\d_]*(?:\.[\d_]*)?)[eE][-+]?\d+$/;
+
+/** Whether a plain scalar is a number written with an exponent too large for a double (1e400). */
+function overflows(text: string, start: number, end: number): boolean {
+  if (end - start < 4 || end - start > 400) return false;
+  const written = text.slice(start, end);
+  return FLOAT_WITH_EXPONENT.test(written) && !Number.isFinite(Number(written.replaceAll('_', '')));
+}
+
+/**
+ * What the two parsers read apart in the text itself, sent to the position-keeping one: a tab in a
+ * line's indentation (js-yaml takes some that YAML forbids), a document marker after white space, a
+ * directive line, a block scalar with an explicit indentation, a byte order mark left in the text.
+ */
+const READ_APART = [/^ *\t/m, /^[ \t]+(?:---|\.\.\.)(?:[ \t]|$)/m, /^%/m, /[|>](?:[1-9][+-]?|[+-][1-9])[ \t]*(?:#.*)?$/m];
+
+function readApart(text: string): boolean {
+  return text.charCodeAt(0) === 0xfeff || READ_APART.some((pattern) => pattern.test(text));
+}
+
 /**
  * What in js-yaml's events the position-keeping parser must judge, or what is refused at once: an
  * explicit tag or a key that is a collection (which the two parsers read differently, and which
  * metadata never needs), and nesting deeper than MAX_DEPTH.
  */
-function eventsNeedingJudgement(events: readonly Event[]): { slow: boolean; deepAt?: number } {
+function eventsNeedingJudgement(events: readonly Event[], text: string): { slow: boolean; deepAt?: number } {
   // Per open collection: whether it is a mapping, and how many children it has had.
   const open: { mapping: boolean; children: number }[] = [];
   let depth = 0;
@@ -179,6 +199,8 @@ function eventsNeedingJudgement(events: readonly Event[]): { slow: boolean; deep
       continue;
     }
     if (event.type === EVENT_ID.DOCUMENT) {
+      // %YAML 1.1 makes the position-keeping parser read yes and no as booleans; js-yaml ignores it.
+      if (event.directives.length > 0) return { slow: true };
       open.push({ mapping: false, children: -1 });
       continue;
     }
@@ -186,6 +208,10 @@ function eventsNeedingJudgement(events: readonly Event[]): { slow: boolean; deep
     const isKey = parent !== undefined && parent.mapping && parent.children % 2 === 0;
     if (parent && parent.children >= 0) parent.children++;
     if (event.type !== EVENT_ID.ALIAS && event.tagStart !== -1) return { slow: true };
+    // A number too large for a double: js-yaml keeps it as text, the other parser as infinity.
+    if (event.type === EVENT_ID.SCALAR && event.style === SCALAR_STYLE.PLAIN && overflows(text, event.valueStart, event.valueEnd)) {
+      return { slow: true };
+    }
     if (event.type === EVENT_ID.SEQUENCE || event.type === EVENT_ID.MAPPING) {
       if (isKey) return { slow: true };
       depth++;
@@ -207,7 +233,7 @@ export function parseFileFast(display: string, given: string): { file?: ParsedFi
   const text = normaliseBreaks(given);
   const conflict = conflictIn(display, text);
   if (conflict) return { diagnostics: [conflict] };
-  if (hasLongLine(text)) return parseFile(display, text);
+  if (hasLongLine(text) || readApart(text)) return parseFile(display, text);
   let events: Event[];
   try {
     events = parseEvents(text, { maxDepth: MAX_DEPTH + 1 });
@@ -218,7 +244,7 @@ export function parseFileFast(display: string, given: string): { file?: ParsedFi
     }
     return parseFile(display, text);
   }
-  const judged = eventsNeedingJudgement(events);
+  const judged = eventsNeedingJudgement(events, text);
   if (judged.deepAt !== undefined) return { diagnostics: [tooDeep(display, positionIn(text, judged.deepAt))] };
   if (judged.slow) return parseFile(display, text);
   let data: unknown;
@@ -302,6 +328,24 @@ export function parseFile(display: string, given: string): { file?: ParsedFile; 
   // An unresolved tag is a warning to the parser; every explicit tag is an error here (below).
   for (const warning of doc.warnings) if (warning.code !== 'TAG_RESOLVE_FAILED') report(warning, 'warning');
   if (doc.errors.length > 0) return { diagnostics };
+  const directive = /^%\S*/m.exec(text);
+  if (
+    directive &&
+    (doc.directives?.yaml.explicit === true || Object.keys(doc.directives?.tags ?? {}).some((handle) => handle !== '!' && handle !== '!!'))
+  ) {
+    return {
+      diagnostics: [
+        ...diagnostics,
+        {
+          file: display,
+          ...at(directive.index),
+          severity: 'error',
+          rule: 'yaml/directive',
+          message: `the directive ${directive[0]} is not used in metadata files, which are read as YAML 1.2; remove the line`,
+        },
+      ],
+    };
+  }
   const shape = shapeProblem(doc, text, display, at);
   if (shape) return { diagnostics: [...diagnostics, shape] };
   let data: unknown;
@@ -339,11 +383,25 @@ export function parseFile(display: string, given: string): { file?: ParsedFile; 
  * the parser took can exhaust the stack here.
  */
 function shapeProblem(doc: Document, text: string, display: string, at: (offset: number) => Position): Diagnostic | undefined {
-  const { isCollection, isPair, isScalar } = yaml();
+  const { isAlias, isCollection, isPair, isScalar } = yaml();
   const stack: [unknown, number][] = [[doc.contents, 0]];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     const [node, depth] = next;
-    if (isScalar(node) || isCollection(node)) {
+    if (isAlias(node)) {
+      // An alias inside the node it names would make the data contain itself.
+      const target = node.resolve(doc);
+      const [start = 0] = node.range ?? [];
+      const [from = 0, , to = 0] = target?.range ?? [];
+      if (target && start >= from && start < to) {
+        return {
+          file: display,
+          ...at(start),
+          severity: 'error',
+          rule: 'yaml/aliases',
+          message: `the alias *${node.source} is inside the value it names, which would contain itself; write the values out`,
+        };
+      }
+    } else if (isScalar(node) || isCollection(node)) {
       const start = node.range?.[0] ?? 0;
       if (node.tag !== undefined) return tagged(display, at(tagStart(text, start)), tagText(node.tag));
       if (isCollection(node)) {

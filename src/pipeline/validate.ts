@@ -153,7 +153,7 @@ export function validateFiles(
   for (const file of files) {
     const validate = validators[file.kind];
     findings = [];
-    const unsafe = unsafeIntegers(file);
+    const unsafe = unpublishable(file);
     const passed = validate(file.data) && unsafe.length === 0;
     for (const { finding, instancePath } of findings) diagnostics.push(describeFinding(file, instancePath, finding));
     diagnostics.push(...unsafe);
@@ -170,16 +170,19 @@ export function validateFiles(
 }
 
 /**
- * Whole numbers written beyond 2^53 − 1, which no JSON reader keeps exactly: `9007199254740993`
- * would be published as …992. YAML reads them as numbers all the same, so they are found here.
+ * Values JSON cannot publish as written, which a schema type lets through: whole numbers beyond
+ * 2^53 − 1 (`9007199254740993` would be published as …992) and NUL characters (`"\0"`), in values
+ * and in keys. (Infinities and NaN fail every schema type: ajv's numbers are finite.)
  */
-function unsafeIntegers(file: MetadataFile): Diagnostic[] {
-  const found: PathSegment[][] = [];
+function unpublishable(file: MetadataFile): Diagnostic[] {
+  const found: { pointer: PathSegment[]; problem: 'integer' | 'nul'; key?: boolean }[] = [];
   // One path, grown and shrunk as the walk goes: copied only for what is found.
   const pointer: PathSegment[] = [];
   const visit = (value: unknown) => {
     if (typeof value === 'number') {
-      if (Number.isInteger(value) && !Number.isSafeInteger(value)) found.push([...pointer]);
+      if (Number.isInteger(value) && !Number.isSafeInteger(value)) found.push({ pointer: [...pointer], problem: 'integer' });
+    } else if (typeof value === 'string') {
+      if (value.includes('\0')) found.push({ pointer: [...pointer], problem: 'nul' });
     } else if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         pointer.push(i);
@@ -189,26 +192,32 @@ function unsafeIntegers(file: MetadataFile): Diagnostic[] {
     } else if (value !== null && typeof value === 'object') {
       for (const key in value) {
         pointer.push(key);
+        if (key.includes('\0')) found.push({ pointer: [...pointer], problem: 'nul', key: true });
         visit((value as Record<string, unknown>)[key]);
         pointer.pop();
       }
     }
   };
   visit(file.data);
-  return found.flatMap((pointer) => {
-    // Written as a whole number: 1.0E38 is a float, and floats may be large.
+  return found.flatMap(({ pointer, problem, key }) => {
     const written = file.source(pointer);
-    if (written === undefined || !/^[-+]?(\d[\d_]*|0x[\da-f_]+|0o[0-7_]+)$/i.test(written)) return [];
-    const { line, col } = file.locate(pointer);
+    // Written as a whole number: 1.0E38 is a float, and floats may be large.
+    if (problem === 'integer' && (written === undefined || !/^[-+]?(\d[\d_]*|0x[\da-f_]+|0o[0-7_]+)$/i.test(written))) return [];
+    const { line, col } = file.locate(pointer, key ? 'key' : 'value');
     const place = describePlace(file.data, pointer);
+    const subject = place === '' ? 'the file' : place;
+    const message = {
+      integer: `${subject} is ${written ?? ''}, beyond 9007199254740991 (2^53 − 1), the largest whole number JSON readers keep exactly; it would be published as ${String(Number((written ?? '').replaceAll('_', '')))}: write a smaller number`,
+      nul: `${key ? 'the key of ' : ''}${subject} holds a NUL character (\\0), which metadata cannot publish; remove it`,
+    }[problem];
     return [
       {
         file: file.display,
         line,
         col,
         severity: 'error' as const,
-        rule: 'values/unsafe-integer',
-        message: `${place === '' ? 'the file' : place} is ${written}, beyond 9007199254740991 (2^53 − 1), the largest whole number JSON readers keep exactly; it would be published as ${String(Number(written.replaceAll('_', '')))}: write a smaller number`,
+        rule: `values/${problem === 'integer' ? 'unsafe-integer' : 'nul'}`,
+        message,
       },
     ];
   });

@@ -1,0 +1,59 @@
+// A short run of the fuzzing properties (bench/fuzz.ts); `npm run fuzz` runs them long. The seed is
+// printed here and in any failure with the path to replay it:
+// FUZZ_SEED=<seed> FUZZ_PATH=<path> npx vitest run test/fuzz.test.ts -t <property>:, or the script's
+// --property, --seed and --path.
+
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { outputProperty, parsersProperty, readSamples, runProperty, verdictsProperty } from '../bench/fuzz.ts';
+import type { RunOptions, Subject } from '../bench/fuzz.ts';
+import { MARKER } from '../src/destination/folder.ts';
+import { parseFile, parseFileFast } from '../src/pipeline/parse.ts';
+import { FIXTURE, cli } from './helpers.ts';
+
+const subject: Subject = { parseFile, parseFileFast, cli: (argv, cwd) => cli(argv, cwd), marker: MARKER };
+
+// A fixed seed, so that the suite is steady: the same cases every run, and a failure is a change in
+// the code. New cases come from the long run (`npm run fuzz`), which draws a fresh seed each time.
+const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20261124;
+const replayPath = process.env.FUZZ_PATH;
+console.log(`fuzz seed ${seed} (replay with FUZZ_SEED=${seed})`);
+
+// yaml warns on stderr of every key that is a collection (`[a]: b`), which the generator writes often.
+const warnings = process.listeners('warning');
+beforeAll(() => {
+  process.removeAllListeners('warning');
+});
+afterAll(() => {
+  for (const listener of warnings) process.on('warning', listener);
+});
+
+/**
+ * Runs sized for about 10 s in all on a 2-core machine; each property also stops at its time limit
+ * (15 s in all), shrinking included: a failure then shows the smallest case found by then, and the
+ * script (its replay line) shrinks it the rest of the way.
+ */
+const RUNS = { parsers: 1000, verdicts: 50, output: 30 };
+const LIMITS_MS = { parsers: 3_000, verdicts: 5_000, output: 7_000 };
+
+const options = (property: keyof typeof RUNS): RunOptions => ({
+  numRuns: RUNS[property],
+  seed,
+  ...(replayPath ? { path: replayPath } : {}),
+  timeLimitMs: LIMITS_MS[property],
+});
+
+test('parsers: the fast and the position-keeping YAML parsers read every text alike', async () => {
+  const samples = await readSamples(FIXTURE);
+  await runProperty('parsers', parsersProperty(subject, samples), options('parsers'));
+}, 120_000);
+
+test('verdicts: check, build and build --reference never crash, and agree on every tree', async () => {
+  await runProperty('verdicts', verdictsProperty(subject), options('verdicts'));
+}, 120_000);
+
+test('output: a successful build gives the reference bytes, cached and after an edit too', async () => {
+  const stats = { runs: 0, built: 0 };
+  await runProperty('output', outputProperty(subject, stats), options('output'));
+  // The generator's valid trees must mostly be valid, or this property tests nothing.
+  if (!replayPath) expect(stats.built, `${stats.built} of ${stats.runs} generated archives built`).toBeGreaterThan(stats.runs / 2);
+}, 120_000);

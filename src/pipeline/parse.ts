@@ -152,6 +152,16 @@ function complexKey(display: string, position: Position): Diagnostic {
   };
 }
 
+function nullKey(display: string, position: Position): Diagnostic {
+  return {
+    file: display,
+    ...position,
+    severity: 'error',
+    rule: 'yaml/null-key',
+    message: 'a key here is empty or null (`null:`, `~:`, or a value with no key); write the name of the key',
+  };
+}
+
 /** Line and column (from 1) of an offset in a text. */
 function positionIn(text: string, offset: number): Position {
   let line = 1;
@@ -175,12 +185,22 @@ function overflows(text: string, start: number, end: number): boolean {
 /**
  * What the two parsers read apart in the text itself, sent to the position-keeping one: a tab in a
  * line's indentation (js-yaml takes some that YAML forbids), a document marker after white space, a
- * directive line, a block scalar with an explicit indentation, a byte order mark left in the text.
+ * directive line, a block scalar with an explicit indentation, an explicit key or a value without
+ * one, a document end marker, a byte order mark anywhere in the text.
  */
-const READ_APART = [/^ *\t/m, /^[ \t]+(?:---|\.\.\.)(?:[ \t]|$)/m, /^%/m, /[|>](?:[1-9][+-]?|[+-][1-9])[ \t]*(?:#.*)?$/m];
+const READ_APART = [
+  /^ *\t/m,
+  /^[ \t]+(?:---|\.\.\.)(?:[ \t]|$)/m,
+  // A document end marker: js-yaml reads on past it, the position-keeping parser sees a new document.
+  /^\.\.\.(?:[ \t]|$)/m,
+  /^%/m,
+  /[|>](?:[1-9][+-]?|[+-][1-9])[ \t]*(?:#.*)?$/m,
+  // An explicit key or a value with no key (`? key` / `: value` at the start of a line).
+  /^[ \t]*(?:- +)*[?:](?:[ \t]|$)/m,
+];
 
 function readApart(text: string): boolean {
-  return text.charCodeAt(0) === 0xfeff || READ_APART.some((pattern) => pattern.test(text));
+  return text.includes('\ufeff') || READ_APART.some((pattern) => pattern.test(text));
 }
 
 /**
@@ -188,6 +208,9 @@ function readApart(text: string): boolean {
  * explicit tag or a key that is a collection (which the two parsers read differently, and which
  * metadata never needs), and nesting deeper than MAX_DEPTH.
  */
+/** How YAML's core schema writes null as a plain scalar. */
+const NULL_PLAIN = /^(?:|~|null|Null|NULL)$/;
+
 function eventsNeedingJudgement(events: readonly Event[], text: string): { slow: boolean; deepAt?: number } {
   // Per open collection: whether it is a mapping, and how many children it has had.
   const open: { mapping: boolean; children: number }[] = [];
@@ -210,6 +233,15 @@ function eventsNeedingJudgement(events: readonly Event[], text: string): { slow:
     if (event.type !== EVENT_ID.ALIAS && event.tagStart !== -1) return { slow: true };
     // A number too large for a double: js-yaml keeps it as text, the other parser as infinity.
     if (event.type === EVENT_ID.SCALAR && event.style === SCALAR_STYLE.PLAIN && overflows(text, event.valueStart, event.valueEnd)) {
+      return { slow: true };
+    }
+    // A key that is null (`null:`, `~:`, or none at all): js-yaml names it "null", the other parser "".
+    if (
+      isKey &&
+      event.type === EVENT_ID.SCALAR &&
+      event.style === SCALAR_STYLE.PLAIN &&
+      NULL_PLAIN.test(text.slice(event.valueStart, event.valueEnd))
+    ) {
       return { slow: true };
     }
     if (event.type === EVENT_ID.SEQUENCE || event.type === EVENT_ID.MAPPING) {
@@ -379,7 +411,7 @@ export function parseFile(display: string, given: string): { file?: ParsedFile; 
 
 /**
  * The first of what the fast path sends here to be judged (eventsNeedingJudgement): an explicit
- * tag, a key that is a collection, nesting past MAX_DEPTH. Walked without recursion, so no depth
+ * tag, a key that is a collection or null, nesting past MAX_DEPTH. Walked without recursion, so no depth
  * the parser took can exhaust the stack here.
  */
 function shapeProblem(doc: Document, text: string, display: string, at: (offset: number) => Position): Diagnostic | undefined {
@@ -409,6 +441,11 @@ function shapeProblem(doc: Document, text: string, display: string, at: (offset:
         for (const item of [...node.items].reverse()) {
           if (isPair(item)) {
             if (isCollection(item.key)) return complexKey(display, at(item.key.range?.[0] ?? start));
+            if (item.key === null || (isScalar(item.key) && item.key.value === null)) {
+              const keyAt = isScalar(item.key) ? item.key.range?.[0] : undefined;
+              const valueAt = isScalar(item.value) || isCollection(item.value) ? item.value.range?.[0] : undefined;
+              return nullKey(display, at(keyAt ?? valueAt ?? start));
+            }
             stack.push([item.value, depth + 1], [item.key, depth + 1]);
           } else {
             stack.push([item, depth + 1]);

@@ -463,10 +463,10 @@ describe.runIf(canSwitchUser)('permissions, as uid 65534', () => {
 // ---- Large and strange content ----------------------------------------------------------------------
 
 describe('content', () => {
-  // 25,000 columns (2.6 MB) keep the file fast: fmt needs a few seconds and about 0.5 GB a run for them.
-  test('a group of 25,000 columns: fmt makes it canonical, and again changes nothing', async () => {
+  // 5,000 columns (0.5 MB): enough for a rewrite that grows faster than the file to show, and quick.
+  test('a group of 5,000 columns: fmt makes it canonical, and again changes nothing', async () => {
     const columns = Array.from(
-      { length: 25_000 },
+      { length: 5_000 },
       (_, i) => `  - {unit: "mag", name: "C${i}", id: ${100_000 + i}, description: 'Flux in <b>band</b> ${i}', ucd: "phot.mag"}\n`,
     );
     const text = `tables:\n- columns:\n${columns.join('')}  name: "Big"\n  id: 201\n${MESSY.slice(MESSY.indexOf('updated'))}`;
@@ -476,7 +476,7 @@ describe('content', () => {
     expect(first.stderr).toBe('');
     expect(first.stdout).toMatch(new RegExp(`^${GROUP} reformatted\n1 file reformatted, \\d+ already canonical\\.\n$`));
     const formatted = await readFile(file, 'utf8');
-    expect(formatted).toContain('      - id: 124999\n        name: C24999\n        description: Flux in <b>band</b> 24999\n');
+    expect(formatted).toContain('      - id: 104999\n        name: C4999\n        description: Flux in <b>band</b> 4999\n');
     // Read as the build reads it (js-yaml), the data is the same.
     expect(load(formatted)).toEqual(load(text));
     const second = await cli(['fmt'], dir);

@@ -454,6 +454,18 @@ const ROWS: Row[] = [
     }),
   },
   {
+    name: 'a lone surrogate escape (\\uD800) is refused: half a character, which no UTF-8 file, XML or Python string can hold',
+    files: group((t) => t.replace('plain', '"a \\uD800 b"')),
+    expect: refused(GROUP, true, /holds half of a surrogate pair.*\[values\/surrogate\]/, { line: 11 }),
+    reference: true,
+  },
+  {
+    name: 'an escape beyond U+10FFFF (\\U00110000) is refused where it is, never published as two broken halves',
+    files: group((t) => t.replace('plain', '"a \\U00110000 b"')),
+    expect: refused(GROUP, true, /Invalid escape sequence \\U00110000.*\[yaml\/bad-dq-escape\]/, { line: 11 }),
+    reference: true,
+  },
+  {
     name: 'a NUL byte after the first 4 KiB is still refused, never published',
     files: zeta({
       [GROUP]: Buffer.concat([Buffer.from('# padding comment line\n'.repeat(200)), descriptionBytes([0x61, 0x00, 0x62])]),
@@ -465,11 +477,6 @@ const ROWS: Row[] = [
     name: 'escape and bell written as YAML escapes are published as JSON escapes (valid)',
     files: group((t) => t.replace('plain', '"\\e[31mred\\a"')),
     expect: { code: 0, published: { [SURVEY_JSON]: ['"description":"\\u001b[31mred\\u0007"'] } },
-  },
-  {
-    name: 'a lone surrogate written as a YAML escape is published as a JSON escape, never as U+FFFD (valid)',
-    files: group((t) => t.replace('plain', '"a\\ud800b"')),
-    expect: { code: 0, published: { [SURVEY_JSON]: ['"description":"a\\ud800b"'] } },
   },
   // -- Line endings
   {

@@ -185,8 +185,8 @@ function overflows(text: string, start: number, end: number): boolean {
 /**
  * What the two parsers read apart in the text itself, sent to the position-keeping one: a tab in a
  * line's indentation (js-yaml takes some that YAML forbids), a document marker after white space, a
- * directive line, a block scalar with an explicit indentation, an explicit key or a value without
- * one, a document end marker, a byte order mark anywhere in the text.
+ * directive line, a block scalar with an explicit indentation, an escape beyond U+10FFFF, an
+ * explicit key or a value without one, a document end marker, a byte order mark anywhere in the text.
  */
 const READ_APART = [
   /^ *\t/m,
@@ -195,6 +195,8 @@ const READ_APART = [
   /^\.\.\.(?:[ \t]|$)/m,
   /^%/m,
   /[|>](?:[1-9][+-]?|[+-][1-9])[ \t]*(?:#.*)?$/m,
+  // An escape beyond Unicode's last character (U+10FFFF): js-yaml makes a broken string of it.
+  /\\U(?!00(?:0[\da-fA-F]|10)[\da-fA-F]{4})[\da-fA-F]{8}/,
   // An explicit key or a value with no key (`? key` / `: value` at the start of a line).
   /^[ \t]*(?:- +)*[?:](?:[ \t]|$)/m,
 ];

@@ -169,20 +169,28 @@ export function validateFiles(
   return { valid, diagnostics: dedupe(diagnostics) };
 }
 
+/** Half of a surrogate pair without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
  * Values JSON cannot publish as written, which a schema type lets through: whole numbers beyond
- * 2^53 − 1 (`9007199254740993` would be published as …992) and NUL characters (`"\0"`), in values
- * and in keys. (Infinities and NaN fail every schema type: ajv's numbers are finite.)
+ * 2^53 − 1 (`9007199254740993` would be published as …992), NUL characters (`"\0"`) and lone
+ * halves of surrogate pairs (`"\uD800"`), in values and in keys. (Infinities and NaN fail every
+ * schema type: ajv's numbers are finite.)
  */
 function unpublishable(file: MetadataFile): Diagnostic[] {
-  const found: { pointer: PathSegment[]; problem: 'integer' | 'nul'; key?: boolean }[] = [];
+  const found: { pointer: PathSegment[]; problem: 'integer' | 'nul' | 'surrogate'; key?: boolean }[] = [];
+  const text = (value: string, key?: boolean) => {
+    if (value.includes('\0')) found.push({ pointer: [...pointer], problem: 'nul', ...(key ? { key } : {}) });
+    if (LONE_SURROGATE.test(value)) found.push({ pointer: [...pointer], problem: 'surrogate', ...(key ? { key } : {}) });
+  };
   // One path, grown and shrunk as the walk goes: copied only for what is found.
   const pointer: PathSegment[] = [];
   const visit = (value: unknown) => {
     if (typeof value === 'number') {
       if (Number.isInteger(value) && !Number.isSafeInteger(value)) found.push({ pointer: [...pointer], problem: 'integer' });
     } else if (typeof value === 'string') {
-      if (value.includes('\0')) found.push({ pointer: [...pointer], problem: 'nul' });
+      text(value);
     } else if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         pointer.push(i);
@@ -192,7 +200,7 @@ function unpublishable(file: MetadataFile): Diagnostic[] {
     } else if (value !== null && typeof value === 'object') {
       for (const key in value) {
         pointer.push(key);
-        if (key.includes('\0')) found.push({ pointer: [...pointer], problem: 'nul', key: true });
+        text(key, true);
         visit((value as Record<string, unknown>)[key]);
         pointer.pop();
       }
@@ -209,6 +217,7 @@ function unpublishable(file: MetadataFile): Diagnostic[] {
     const message = {
       integer: `${subject} is ${written ?? ''}, beyond 9007199254740991 (2^53 − 1), the largest whole number JSON readers keep exactly; it would be published as ${String(Number((written ?? '').replaceAll('_', '')))}: write a smaller number`,
       nul: `${key ? 'the key of ' : ''}${subject} holds a NUL character (\\0), which metadata cannot publish; remove it`,
+      surrogate: `${key ? 'the key of ' : ''}${subject} holds half of a surrogate pair (an escape such as "\\uD800" alone), which is not a character and cannot be written as UTF-8; write the character itself`,
     }[problem];
     return [
       {
@@ -216,7 +225,7 @@ function unpublishable(file: MetadataFile): Diagnostic[] {
         line,
         col,
         severity: 'error' as const,
-        rule: `values/${problem === 'integer' ? 'unsafe-integer' : 'nul'}`,
+        rule: `values/${problem === 'integer' ? 'unsafe-integer' : problem}`,
         message,
       },
     ];

@@ -1,0 +1,401 @@
+// The API reference page (/api/docs/): the OpenAPI document rendered for people, every path,
+// operation, parameter, response, header and schema with an anchor of its own. It is made from the
+// document alone, so it cannot say anything the JSON does not. It loads nothing: no script, font,
+// style sheet or image, from this site or another, and every text in it is escaped.
+
+import { STATUS_TEXT, escapeHtml } from '../browsable/page.ts';
+import { OPENAPI_PATH } from './document.ts';
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const asObject = (value: unknown): Json => (isObject(value) ? value : {});
+const asString = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** The operations a path item can hold, in OpenAPI's order. */
+const OPERATIONS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** Which anchor prefix each component section's entries get. */
+const COMPONENT_PREFIX: Readonly<Record<string, string>> = {
+  schemas: 'schema',
+  responses: 'response',
+  parameters: 'parameter',
+  headers: 'header',
+  requestBodies: 'request-body',
+  examples: 'example',
+};
+
+/** Schema keywords shown as constraints, in this order. */
+const CONSTRAINTS = [
+  'format',
+  'pattern',
+  'minimum',
+  'exclusiveMinimum',
+  'maximum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'contentMediaType',
+  'contentEncoding',
+  'default',
+] as const;
+
+const TEXTUAL = new Set<string>(['format', 'pattern', 'contentMediaType', 'contentEncoding']);
+
+const STYLE = `body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#222;background:#fafafa}
+header,main,nav{max-width:72rem;margin:0 auto;padding:0 1.25rem}header{padding-top:1rem}
+h1{font-size:1.6rem;margin:.5rem 0}h2{margin-top:2.5rem;border-bottom:2px solid #ccc}h3{margin-top:2rem}
+section.path{border-top:1px solid #ddd;margin-top:1.5rem}article.op{background:#fff;border:1px solid #ddd;border-radius:4px;padding:.25rem 1rem .75rem;margin:1rem 0}
+code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}pre{background:#f4f4f4;padding:.5rem;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere}td p{margin:.15rem 0}
+table{border-collapse:collapse;margin:.5rem 0;width:100%}th,td{border:1px solid #ddd;padding:.25rem .5rem;text-align:left;vertical-align:top}th{background:#f0f0f0}
+.method{display:inline-block;min-width:4.5rem;text-align:center;font-weight:bold;border-radius:3px;padding:0 .25rem;color:#fff;background:#555}
+.get{background:#2b6cb0}.head{background:#4a5568}.options{background:#6b46c1}.post,.put,.patch,.delete,.trace{background:#a0a0a0}
+.status{font-weight:bold}.muted{color:#666}a{color:#1a56a0}a:target,section:target>h3,article:target>h4,div:target>h5{background:#fff3c4}
+nav ul{columns:2}h3 code{font-size:1.05rem}p.body{font-weight:bold;margin-bottom:0}ul.headers{margin-top:0}`;
+
+/** Paragraphs of a description (its text is shown as written, never read as markup). */
+function prose(text: unknown): string {
+  const value = asString(text);
+  if (value === '') return '';
+  return value
+    .split(/\n{2,}/)
+    .map((p) => `<p>${escapeHtml(p)}</p>`)
+    .join('\n');
+}
+
+const code = (text: string): string => `<code>${escapeHtml(text)}</code>`;
+const json = (value: unknown): string => escapeHtml(JSON.stringify(value));
+
+/** Anchors of paths and operations: a slug of the path, kept unique. */
+class Anchors {
+  private readonly used = new Set<string>();
+
+  take(prefix: string, text: string): string {
+    const slug = text.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^-+|-+$/g, '') || 'root';
+    let id = `${prefix}-${slug}`;
+    for (let n = 2; this.used.has(id); n++) id = `${prefix}-${slug}-${n}`;
+    this.used.add(id);
+    return id;
+  }
+}
+
+function componentAnchor(section: string, name: string): string {
+  return `${COMPONENT_PREFIX[section] ?? section}-${name}`;
+}
+
+/** `#/components/schemas/Survey` → its section and name, when it points at a component. */
+function componentOf(ref: string): { section: string; name: string } | undefined {
+  const m = /^#\/components\/([^/]+)\/([^/]+)$/.exec(ref);
+  return m ? { section: m[1] ?? '', name: m[2] ?? '' } : undefined;
+}
+
+class Renderer {
+  constructor(private readonly document: Json) {}
+
+  /** What a local $ref points at (JSON Pointer), or undefined. */
+  resolve(value: unknown): Json {
+    let current = asObject(value);
+    for (let hops = 0; typeof current.$ref === 'string' && hops < 32; hops++) {
+      const ref = current.$ref;
+      if (!ref.startsWith('#/')) return current;
+      let target: unknown = this.document;
+      for (const token of ref.slice(2).split('/')) target = asObject(target)[token.replace(/~1/g, '/').replace(/~0/g, '~')];
+      current = asObject(target);
+    }
+    return current;
+  }
+
+  /** A link to the component a ref names, labelled with its name unless said. */
+  refLink(ref: string, label?: string): string {
+    const component = componentOf(ref);
+    if (!component) return code(ref);
+    return `<a href="#${escapeHtml(componentAnchor(component.section, component.name))}">${escapeHtml(label ?? component.name)}</a>`;
+  }
+
+  /** A schema's type in a few words: links to named schemas, constants and choices as JSON. */
+  typeText(value: unknown): string {
+    const schema = asObject(value);
+    if (typeof schema.$ref === 'string') return this.refLink(schema.$ref);
+    if ('const' in schema) return code(JSON.stringify(schema.const));
+    if (Array.isArray(schema.enum)) return `one of ${schema.enum.map((v) => code(JSON.stringify(v))).join(', ')}`;
+    for (const [key, joiner] of [
+      ['anyOf', ' or '],
+      ['oneOf', ' or '],
+      ['allOf', ' and '],
+    ] as const) {
+      const members = schema[key];
+      if (Array.isArray(members)) return members.map((m) => this.typeText(m)).join(joiner);
+    }
+    const types = Array.isArray(schema.type) ? schema.type.map(asString) : schema.type === undefined ? [] : [asString(schema.type)];
+    const words = types.map((type) => {
+      if (type === 'object' && !isObject(schema.properties) && isObject(schema.additionalProperties)) {
+        return `object, each key's value ${this.typeText(schema.additionalProperties)}`;
+      }
+      if (type !== 'array') return escapeHtml(type);
+      if (Array.isArray(schema.prefixItems)) {
+        const tuple = `[${schema.prefixItems.map((m) => this.typeText(m)).join(', ')}]`;
+        return schema.items === false ? tuple : `${tuple}, then ${schema.items === undefined ? 'anything' : this.typeText(schema.items)}`;
+      }
+      return schema.items === undefined ? 'array' : `array of ${this.typeText(schema.items)}`;
+    });
+    if (words.length > 0) return words.join(' or ');
+    return schema.contentMediaType === undefined ? 'any' : `bytes (${escapeHtml(asString(schema.contentMediaType))})`;
+  }
+
+  constraints(value: unknown): string {
+    const schema = asObject(value);
+    // Patterns, formats and media types are read as written; numbers and defaults as JSON.
+    const shown = (value: unknown, key: string) => code(typeof value === 'string' && TEXTUAL.has(key) ? value : JSON.stringify(value));
+    const items = CONSTRAINTS.filter((k) => k in schema).map((k) => `${escapeHtml(k)}: ${shown(schema[k], k)}`);
+    if (schema.additionalProperties === false) items.push('no other keys');
+    return items.length > 0 ? `<span class="muted">${items.join('; ')}</span>` : '';
+  }
+
+  /** Inline schemas inside this one that have properties of their own, to be shown as tables too. */
+  nested(value: unknown): Json[] {
+    const schema = asObject(value);
+    if (typeof schema.$ref === 'string') return [];
+    if (isObject(schema.properties)) return [schema];
+    const out: Json[] = [];
+    for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const) {
+      const members = schema[key];
+      if (Array.isArray(members)) for (const m of members) out.push(...this.nested(m));
+    }
+    if (isObject(schema.items)) out.push(...this.nested(schema.items));
+    return out;
+  }
+
+  /** A schema for reading: its type, description, constraints and, for objects, a table of keys. */
+  schema(value: unknown): string {
+    const schema = asObject(value);
+    const parts = [`<p>Type: ${this.typeText(schema)}${schema.deprecated === true ? ' (deprecated)' : ''}</p>`];
+    if (typeof schema.$ref !== 'string') parts.push(prose(schema.description), this.constraints(schema));
+    const objects = isObject(schema.properties) ? [schema] : this.nested(schema);
+    for (const object of objects) parts.push(this.properties(object));
+    return parts.filter((p) => p !== '').join('\n');
+  }
+
+  properties(object: Json): string {
+    const required = new Set(Array.isArray(object.required) ? object.required.map(asString) : []);
+    const rows = Object.entries(asObject(object.properties)).map(([name, value]) => {
+      const nested = this.nested(value)
+        .map((n) => this.properties(n))
+        .join('\n');
+      const about = [prose(asObject(value).description), this.constraints(value), nested].filter((p) => p !== '').join('\n');
+      return `<tr><td>${code(name)}</td><td>${required.has(name) ? 'yes' : 'no'}</td><td>${this.typeText(value)}</td><td>${about}</td></tr>`;
+    });
+    const others =
+      object.additionalProperties === false ? '' : isObject(object.additionalProperties) ? this.typeText(object.additionalProperties) : '';
+    return `<table><thead><tr><th>key, in order</th><th>required</th><th>type</th><th>description</th></tr></thead><tbody>
+${rows.join('\n')}${others === '' ? '' : `\n<tr><td><em>any other</em></td><td>no</td><td>${others}</td><td></td></tr>`}
+</tbody></table>`;
+  }
+
+  parameterRows(parameters: unknown): string {
+    if (!Array.isArray(parameters) || parameters.length === 0) return '';
+    const rows = parameters.map((p) => {
+      const parameter = this.resolve(p);
+      const ref = asString(asObject(p).$ref);
+      const name = code(asString(parameter.name));
+      const schema = asObject(parameter.schema);
+      return `<tr><td>${ref ? `${name} (${this.refLink(ref)})` : name}</td><td>${escapeHtml(asString(parameter.in))}</td><td>${
+        parameter.required === true ? 'yes' : 'no'
+      }</td><td>${this.typeText(schema)} ${this.constraints(schema)}</td><td>${prose(parameter.description)}</td></tr>`;
+    });
+    return `<table><thead><tr><th>parameter</th><th>in</th><th>required</th><th>values</th><th>description</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table>`;
+  }
+
+  /** Headers one a line: a component's name links to its meaning, another header says its own. */
+  headerRows(headers: unknown): string {
+    const entries = Object.entries(asObject(headers));
+    if (entries.length === 0) return '';
+    const rows = entries.map(([name, h]) => {
+      const header = this.resolve(h);
+      const ref = asString(asObject(h).$ref);
+      const about = ref ? '' : escapeHtml(asString(header.description));
+      return `<li>${ref ? this.refLink(ref, name) : code(name)}: ${this.typeText(header.schema)}${about ? ` <span class="muted">(${about})</span>` : ''}</li>`;
+    });
+    return `<p>Headers:</p>\n<ul class="headers">\n${rows.join('\n')}\n</ul>`;
+  }
+
+  /** A header component in full: its value and what it means. */
+  headerComponent(value: unknown): string {
+    const header = this.resolve(value);
+    return `<p>Value: ${this.typeText(header.schema)}</p>\n${prose(header.description)}`;
+  }
+
+  examples(media: Json): string {
+    const out: string[] = [];
+    if ('example' in media) out.push(`<p>Example:</p>\n<pre>${json(media.example)}</pre>`);
+    for (const [name, e] of Object.entries(asObject(media.examples))) {
+      const example = this.resolve(e);
+      out.push(`<p>Example ${code(name)}:</p>\n<pre>${json(example.value)}</pre>`);
+    }
+    return out.join('\n');
+  }
+
+  response(anchor: string, status: string, value: unknown): string {
+    const response = this.resolve(value);
+    const ref = asString(asObject(value).$ref);
+    const reason = STATUS_TEXT[Number(status)] ?? '';
+    const content = Object.entries(asObject(response.content)).map(([type, m]) => {
+      const media = asObject(m);
+      const body = 'schema' in media ? this.schema(media.schema) : '<p>Bytes, as the file holds them.</p>';
+      return `<p class="body">Body, ${code(type)}:</p>\n${body}\n${this.examples(media)}`;
+    });
+    return `<div class="response" id="${escapeHtml(anchor)}"><h5><a href="#${escapeHtml(anchor)}"><span class="status">${escapeHtml(status)}</span> ${escapeHtml(
+      reason,
+    )}</a>${ref ? ` (${this.refLink(ref)})` : ''}</h5>
+${prose(response.description)}
+${this.headerRows(response.headers)}
+${content.join('\n') || '<p>No body.</p>'}
+</div>`;
+  }
+
+  operation(anchor: string, method: string, path: string, value: unknown): string {
+    const operation = asObject(value);
+    const responses = Object.entries(asObject(operation.responses)).map(([status, r]) => this.response(`${anchor}-${status}`, status, r));
+    const tags = Array.isArray(operation.tags) ? operation.tags.map((t) => code(asString(t))).join(', ') : '';
+    const id = asString(operation.operationId);
+    return `<article class="op" id="${escapeHtml(anchor)}">
+<h4><a href="#${escapeHtml(anchor)}"><span class="method ${escapeHtml(method)}">${escapeHtml(method.toUpperCase())}</span> ${code(path)}</a></h4>
+<p><strong>${escapeHtml(asString(operation.summary))}</strong>${id ? ` <span class="muted">operationId ${code(id)}</span>` : ''}${
+      tags ? ` <span class="muted">tags ${tags}</span>` : ''
+    }</p>
+${prose(operation.description)}
+${this.parameterRows(operation.parameters)}
+${responses.join('\n')}
+</article>`;
+  }
+}
+
+/** The path as a link when it can be opened as it is: no template, and a GET that needs no parameter. */
+function pathTitle(render: Renderer, path: string, item: Json): string {
+  const get = asObject(item.get);
+  const list = (value: unknown): unknown[] => (Array.isArray(value) ? (value as unknown[]) : []);
+  const parameters = [...list(item.parameters), ...list(get.parameters)];
+  // A path that starts with // would be read as another host's address.
+  const opens =
+    path.startsWith('/') &&
+    !path.startsWith('//') &&
+    !path.includes('{') &&
+    isObject(asObject(get.responses)['200']) &&
+    !parameters.some((p) => render.resolve(p).required === true);
+  return opens ? `<a href="${escapeHtml(path)}">${code(path)}</a>` : code(path);
+}
+
+/** The whole page for an OpenAPI 3.x document. */
+export function apiReferencePage(document: Record<string, unknown>): string {
+  const render = new Renderer(document);
+  const anchors = new Anchors();
+  const info = asObject(document.info);
+  const title = asString(info.title) || 'API';
+  const paths = Object.entries(asObject(document.paths));
+  const components = asObject(document.components);
+
+  const toc: string[] = [];
+  const pathSections = paths.map(([path, value]) => {
+    const item = asObject(value);
+    const pathAnchor = anchors.take('path', path);
+    const operations = OPERATIONS.filter((m) => isObject(item[m])).map((method) => {
+      const operation = asObject(item[method]);
+      const anchor = anchors.take('op', asString(operation.operationId) || `${method}-${path}`);
+      return { method, anchor, html: render.operation(anchor, method, path, operation) };
+    });
+    toc.push(
+      `<li><a href="#${escapeHtml(pathAnchor)}">${code(path)}</a>: ${operations
+        .map((o) => `<a href="#${escapeHtml(o.anchor)}">${escapeHtml(o.method.toUpperCase())}</a>`)
+        .join(' ')}</li>`,
+    );
+    const parameters = render.parameterRows(item.parameters);
+    return `<section class="path" id="${escapeHtml(pathAnchor)}">
+<h3>${pathTitle(render, path, item)}</h3>
+${item.summary ? `<p><strong>${escapeHtml(asString(item.summary))}</strong></p>` : ''}
+${prose(item.description)}
+${parameters ? `<p>Parameters of every operation on this path:</p>\n${parameters}` : ''}
+${operations.map((o) => o.html).join('\n')}
+</section>`;
+  });
+
+  const componentSections: string[] = [];
+  const componentToc: string[] = [];
+  for (const [section, heading] of [
+    ['schemas', 'Schemas'],
+    ['parameters', 'Parameters'],
+    ['headers', 'Headers'],
+    ['responses', 'Responses'],
+  ] as const) {
+    const entries = Object.entries(asObject(components[section]));
+    if (entries.length === 0) continue;
+    const id = `components-${section}`;
+    componentToc.push(
+      `<li><a href="#${id}">${heading}</a>: ${entries
+        .map(([name]) => `<a href="#${escapeHtml(componentAnchor(section, name))}">${escapeHtml(name)}</a>`)
+        .join(', ')}</li>`,
+    );
+    const blocks = entries.map(([name, value]) => {
+      const anchor = componentAnchor(section, name);
+      let body: string;
+      if (section === 'schemas') body = render.schema(value);
+      else if (section === 'parameters') body = render.parameterRows([value]);
+      else if (section === 'headers') body = render.headerComponent(value);
+      else body = render.response(`${anchor}-body`, '', value);
+      return `<section id="${escapeHtml(anchor)}">
+<h3><a href="#${escapeHtml(anchor)}">${escapeHtml(name)}</a></h3>
+${body}
+<details><summary>As JSON</summary><pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre></details>
+</section>`;
+    });
+    componentSections.push(`<section id="${id}">\n<h2>${heading}</h2>\n${blocks.join('\n')}\n</section>`);
+  }
+
+  const servers = Array.isArray(document.servers)
+    ? document.servers.map((s) => `<li>${code(asString(asObject(s).url))} ${escapeHtml(asString(asObject(s).description))}</li>`).join('\n')
+    : '';
+  const license = asObject(info.license);
+  const source = isObject(asObject(document.paths)[OPENAPI_PATH])
+    ? `<a href="${escapeHtml(OPENAPI_PATH)}">${code(OPENAPI_PATH)}</a>`
+    : 'the OpenAPI document';
+
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">
+<title>${escapeHtml(title)} ${escapeHtml(asString(info.version))}: API reference</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+<h1>${escapeHtml(title)} <span class="muted">${escapeHtml(asString(info.version))}</span></h1>
+<p class="muted">The reference of ${source} (OpenAPI ${escapeHtml(asString(document.openapi))})${
+    license.name ? `; license ${escapeHtml(asString(license.identifier) || asString(license.name))}` : ''
+  }. Paths are relative to the site.</p>
+${prose(info.description)}
+${servers ? `<p>Servers:</p>\n<ul>\n${servers}\n</ul>` : ''}
+</header>
+<nav>
+<h2>Contents</h2>
+<ul>
+<li><a href="#paths">Paths</a></li>
+${toc.join('\n')}
+${componentToc.join('\n')}
+</ul>
+</nav>
+<main>
+<section id="paths">
+<h2>Paths</h2>
+${pathSections.join('\n')}
+</section>
+${componentSections.join('\n')}
+</main>
+</body>
+</html>
+`;
+}

@@ -11,13 +11,15 @@ import {
   BODIES,
   CONTENT_TYPES,
   apiHeaders,
+  documentAt,
+  documentHeaders,
   lastParam,
   methodNotAllowedBody,
   optionsBody,
   requestFormat,
   viewOf,
 } from './routes.ts';
-import type { View } from './routes.ts';
+import type { Document, View } from './routes.ts';
 
 export interface Answer {
   status: number;
@@ -53,6 +55,8 @@ function answer(view: View | undefined, method: string, url: URL, status: number
  */
 export function answerBeforeFiles(method: string, url: URL): Answer | undefined {
   if (!isApiPath(url.pathname) || method === 'GET' || method === 'HEAD') return undefined;
+  // A document under /api/ (the OpenAPI description, its page) is a file, as any outside it.
+  if (documentAt(url.pathname)) return STATIC_METHOD_NOT_ALLOWED;
   const route = viewOf(url.pathname);
   if (requestFormat(url.searchParams) === 'unknown' || !route) {
     return answer(undefined, method, url, 404, BODIES.notFound);
@@ -87,6 +91,8 @@ export function answerAfterFiles(method: string, url: URL, status: number, conte
  */
 export async function handle(request: Request, next: () => Promise<Response>): Promise<Response> {
   const url = new URL(request.url);
+  const document = documentAt(url.pathname);
+  if (document && (request.method === 'GET' || request.method === 'HEAD')) return withDocumentHeaders(document, await next());
   if (!isApiPath(url.pathname)) return next();
   const own = answerBeforeFiles(request.method, url);
   if (own) return toResponse(request.method, own);
@@ -102,6 +108,21 @@ export async function handle(request: Request, next: () => Promise<Response>): P
   if (view && finished.status === 200 && finished.headers['Content-Type'] === CONTENT_TYPES.html)
     return withRequest(view, request.method, url, res, headers);
   return new Response(res.body, { status: finished.status, headers });
+}
+
+/** What a static host answers a method other than GET and HEAD. */
+export const STATIC_METHOD_NOT_ALLOWED: Answer = {
+  status: 405,
+  headers: { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' },
+  body: 'Method Not Allowed\n',
+};
+
+/** A document's file as served, with the document's own headers (its type, CORS, no sniffing). */
+export function withDocumentHeaders(document: Document, res: Response): Response {
+  if (res.status !== 200 && res.status !== 304) return res;
+  const headers = new Headers(res.headers);
+  for (const [name, value] of Object.entries(documentHeaders(document))) headers.set(name, value);
+  return new Response(res.body, { status: res.status, headers });
 }
 
 const encoder = new TextEncoder();

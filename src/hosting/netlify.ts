@@ -4,8 +4,8 @@
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { WriteError } from '../destination/folder.ts';
-import { API_PREFIX, hostRules } from './routes.ts';
-import type { HostRule } from './routes.ts';
+import { API_PREFIX, DOCUMENTS, documentHeaders, hostRules } from './routes.ts';
+import type { Document, HostRule } from './routes.ts';
 
 /** The `[[redirects]]` part of netlify.toml. */
 export function renderHostRules(rules: readonly HostRule[] = hostRules()): string {
@@ -46,7 +46,27 @@ export function renderNetlifyToml(): string {
   function = "api"
 
 ${renderHostRules()}
+
+# The documents' headers: each one's content type, CORS and no type sniffing, at the path it is
+# asked at and at its file's own.
+${renderDocumentHeaders()}
 `;
+}
+
+/** The `[[headers]]` part of netlify.toml: one block per path a document answers at. */
+export function renderDocumentHeaders(): string {
+  const quote = (s: string) => JSON.stringify(s);
+  const paths = (d: Document) => [...new Set([d.path, ...(d.path.endsWith('/') ? [d.path.slice(0, -1)] : []), `/${d.file}`])];
+  return DOCUMENTS.flatMap((d) =>
+    paths(d).map((p) =>
+      [
+        '[[headers]]',
+        `  for = ${quote(p)}`,
+        '  [headers.values]',
+        ...Object.entries(documentHeaders(d)).map(([name, value]) => `    ${name} = ${quote(value)}`),
+      ].join('\n'),
+    ),
+  ).join('\n\n');
 }
 
 export type RoutesOutcome = 'printed' | 'written' | 'matches' | 'differs';

@@ -161,6 +161,90 @@ export function optionsFile(view: View): string {
   return `_options/${view}.json`;
 }
 
+// ---- Documents: files served as they are, outside the API's query routes -------------------------
+
+/** The content types of the documents, as every host must send them. */
+export const DOCUMENT_TYPES = {
+  json: 'application/json',
+  html: 'text/html; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  votable: 'application/x-votable+xml',
+  xml: 'text/xml',
+  gzip: 'application/gzip',
+  text: 'text/plain; charset=utf-8',
+} as const;
+
+export type DocumentType = keyof typeof DOCUMENT_TYPES;
+
+export interface Document {
+  /** Where it is asked for. */
+  path: string;
+  /** Output-relative path of the file that answers it (a rewrite when it differs from `path`). */
+  file: string;
+  type: DocumentType;
+  /** What it is, in a few words, for the pages that list it. */
+  title: string;
+  /** Its name in every page's navigation, for the documents a person opens. */
+  nav?: string;
+}
+
+/** The folder of the offline download, and the VO folder. */
+export const DOWNLOAD_DIR = 'download';
+export const VO_DIR = 'vo';
+
+const download = (name: string, type: DocumentType, title: string): Document => ({
+  path: `/${DOWNLOAD_DIR}/${name}`,
+  file: `${DOWNLOAD_DIR}/${name}`,
+  type,
+  title,
+});
+
+/**
+ * Every document, in the order pages list them. Those under /api/ are kept outside it (the rule
+ * that answers everything else under /api/ with 404 would shadow them) and rewritten to.
+ */
+export const DOCUMENTS: readonly Document[] = [
+  {
+    path: `${API_PREFIX}openapi.json`,
+    file: '_documents/openapi.json',
+    type: 'json',
+    title: 'OpenAPI 3.1 description of the API',
+    nav: 'OpenAPI',
+  },
+  { path: `${API_PREFIX}docs/`, file: '_documents/api-docs.html', type: 'html', title: 'API reference', nav: 'API reference' },
+  {
+    path: `/${VO_DIR}/tables`,
+    file: `${VO_DIR}/tables.xml`,
+    type: 'xml',
+    title: 'VOSI tables (VODataService 1.2 tableset)',
+    nav: 'VO tables',
+  },
+  { path: `/${DOWNLOAD_DIR}/`, file: `${DOWNLOAD_DIR}/index.html`, type: 'html', title: 'Offline download', nav: 'Download' },
+  download('archive.json', 'json', 'The whole archive in one JSON document'),
+  download('archive.json.gz', 'gzip', 'archive.json, compressed with gzip'),
+  download('columns.csv', 'csv', 'Every catalogue column, as CSV'),
+  download('columns.vot', 'votable', 'Every catalogue column, as a VOTable 1.4'),
+  download('regions.csv', 'csv', 'Every imaging region, as CSV'),
+  download('regions.vot', 'votable', 'Every imaging region, as a VOTable 1.4'),
+  download('tap_schema.vot', 'votable', 'The catalogue tables as TAP_SCHEMA (schemas, tables, columns)'),
+  download('tables.xml', 'xml', 'VOSI tables (the same document as /vo/tables)'),
+  download('SHA256SUMS', 'text', 'SHA-256 checksums of every file here'),
+];
+
+/** The headers a document is answered with: its type, CORS, and no type sniffing. */
+export function documentHeaders(document: Document): Record<string, string> {
+  return {
+    'Content-Type': DOCUMENT_TYPES[document.type],
+    'Access-Control-Allow-Origin': '*',
+    'X-Content-Type-Options': 'nosniff',
+  };
+}
+
+/** The document asked for at this path, if any (a folder's also without its trailing slash). */
+export function documentAt(pathname: string): Document | undefined {
+  return DOCUMENTS.find((d) => d.path === pathname || (d.path.endsWith('/') && d.path.slice(0, -1) === pathname));
+}
+
 // ---- The host's rewrite rules -------------------------------------------------------------------
 
 export interface HostRule {
@@ -210,6 +294,12 @@ export function hostRules(): HostRule[] {
   for (const group of formatGroups) detailRules(group.query, group.format);
   rule(detail, { format: ':format' }, ERROR_FILES.notFound, 404);
   detailRules({}, null);
+  // Documents kept under another name than the path they are asked at.
+  for (const document of DOCUMENTS) {
+    if (document.path === `/${document.file}` || document.path === `/${document.file.replace(/index\.html$/, '')}`) continue;
+    rule(document.path, {}, document.file);
+    if (document.path.endsWith('/')) rule(document.path.slice(0, -1), {}, document.file);
+  }
   // Everything else under the API, including the files above at their own paths, is not found.
   rule(`${API_PREFIX}*`, {}, ERROR_FILES.notFound, 404);
   return rules;

@@ -13,7 +13,8 @@ import type { Duplex } from 'node:stream';
 import { RedirectsHandler } from '@netlify/redirects';
 import serveHandler from 'serve-handler';
 import { UsageError } from '../errors.ts';
-import { answerBeforeFiles, handle, isApiPath } from './edge.ts';
+import { STATIC_METHOD_NOT_ALLOWED, answerBeforeFiles, handle, isApiPath, withDocumentHeaders } from './edge.ts';
+import { documentAt } from './routes.ts';
 import type { Answer } from './edge.ts';
 import { NETLIFY_TOML } from '../project.ts';
 import { MARKER } from '../destination/folder.ts';
@@ -142,18 +143,18 @@ async function respond(req: IncomingMessage, res: ServerResponse, redirects: Red
   }
   // Outside /api/ the site is static files, which answer GET and HEAD, as a static host's do.
   if (!isApiPath(url.pathname) && method !== 'GET' && method !== 'HEAD') {
-    sendAnswer(res, method, {
-      status: 405,
-      headers: { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' },
-      body: 'Method Not Allowed\n',
-    });
+    sendAnswer(res, method, STATIC_METHOD_NOT_ALLOWED);
     return;
   }
   const fileLayer = () => routeAndServe(method, url, headers, redirects, files);
+  const document = documentAt(url.pathname);
+  // The API and the documents get what Netlify's edge function and headers rules give them.
   const response =
     isApiPath(url.pathname) && (method === 'GET' || method === 'HEAD')
       ? await handle(new Request(url, { method, headers }), fileLayer)
-      : await fileLayer();
+      : document
+        ? withDocumentHeaders(document, await fileLayer())
+        : await fileLayer();
   await sendResponse(res, response);
 }
 

@@ -1,6 +1,6 @@
 // The site's front page: where the API is, for people who open the site's address.
 
-import { DATA_TYPES, requestTarget } from '../hosting/routes.ts';
+import { DATA_TYPES, DOCUMENTS, requestTarget } from '../hosting/routes.ts';
 import type { Archive } from '../pipeline/assemble.ts';
 import { planOf } from './plan.ts';
 import type { Plan } from './plan.ts';
@@ -24,6 +24,9 @@ export function frontPage(archive: Archive): string {
         `<li><a href="${requestTarget('detail', { id: s.data.id, format: 'api' })}">${escapeHtml(s.data.pretty_name)}</a>: ${escapeHtml(s.data.title)}</li>`,
     )
     .join('\n');
+  const documents = DOCUMENTS.filter((d) => d.nav)
+    .map((d) => `<li><a href="${escapeHtml(d.path)}">${escapeHtml(d.title)}</a></li>`)
+    .join('\n');
   return `<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>archive-schema</title></head>
@@ -36,6 +39,10 @@ ${lists}
 <p>Surveys:</p>
 <ul>
 ${surveys}
+</ul>
+<p>To work offline and with other tools:</p>
+<ul>
+${documents}
 </ul>
 </body>
 </html>

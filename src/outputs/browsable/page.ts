@@ -3,7 +3,7 @@
 // links. It imports only from src/ and web-standard APIs: the edge function renders error pages,
 // and fills in the request of pages written as files, with it too.
 
-import { CONTENT_TYPES, HEADERS, VIEWS, requestTarget } from '../../hosting/routes.ts';
+import { CONTENT_TYPES, DOCUMENTS, HEADERS, VIEWS, requestTarget } from '../../hosting/routes.ts';
 import type { View } from '../../hosting/routes.ts';
 
 export const STATUS_TEXT: Record<number, string> = {
@@ -59,6 +59,7 @@ export function linkedJson(pretty: string): string {
 
 const STYLE = `body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#222;background:#fafafa}
 header{background:#2c3e50;color:#fff;padding:10px 24px;font-weight:600}
+header nav{float:right;font-weight:400}header nav a{color:#fff}
 main{max-width:1100px;margin:0 auto;padding:16px 24px}
 nav.crumbs{color:#666;margin-bottom:8px}nav.crumbs a{color:#2a6ebb}
 h1{font-size:24px;margin:8px 0 16px}
@@ -121,7 +122,7 @@ export function browsableFrame(page: Omit<BrowsablePage, 'pretty'>): [string, st
 <style>${STYLE}</style>
 </head>
 <body>
-<header>archive-schema API</header>
+<header>archive-schema API <nav>${NAV}</nav></header>
 <main>
 ${request}
 <pre class="response"><span class="meta"><b>${statusLine}</b>
@@ -135,3 +136,6 @@ ${BODY}</pre>
 }
 
 const BODY = '\u0000body\u0000';
+
+/** Where a reader goes from any page: the documents named for the navigation. */
+const NAV = DOCUMENTS.flatMap((d) => (d.nav ? [`<a href="${escapeHtml(d.path)}">${escapeHtml(d.nav)}</a>`] : [])).join(' · ');

@@ -1,6 +1,6 @@
 // The bytes of a plan's pieces, a chunk at a time: text in memory as it is, text in files (the
-// build cache's) read a chunk at a time and never held whole, and page text shifted to its column
-// as it passes. The writer and the comparer both read plans through here.
+// build cache's) read a chunk at a time and never held whole, page text shifted to its column and
+// NUL marks filled (with a survey's URL) as it passes. The writer and the comparer both read plans through here.
 
 import { closeSync, openSync, readSync } from 'node:fs';
 import { INDENT, StaleBytesError } from '../outputs/plan.ts';
@@ -37,7 +37,12 @@ export class PieceReader {
         yield [await this.nextSlot(), Buffer.from(piece, 'utf8')];
         continue;
       }
-      const { shift } = piece;
+      const { shift, fill } = piece;
+      if (fill !== undefined) {
+        const filler = Buffer.from(fill, 'utf8');
+        for await (const [slot, chunk] of this.source(piece.bytes, CHUNK)) yield [slot, filled(chunk, filler, slot)];
+        continue;
+      }
       this.shifter.reset(shift);
       // Text in memory that needs no shift goes out as it is, in large chunks.
       for await (const [slot, chunk] of this.source(piece.bytes, shift === 0 ? DIRECT_CHUNK : CHUNK)) {
@@ -75,6 +80,26 @@ export class PieceReader {
       closeSync(fd);
     }
   }
+}
+
+/** The chunk with each NUL byte replaced by `filler`, in `into.output` (grown if it is too small). */
+export function filled(chunk: Uint8Array, filler: Buffer, into: { output: Buffer }): Uint8Array {
+  const source = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  let marks = 0;
+  for (let at = source.indexOf(0); at >= 0; at = source.indexOf(0, at + 1)) marks++;
+  if (marks === 0) return chunk;
+  const size = source.length + marks * (filler.length - 1);
+  if (into.output.length < size) into.output = Buffer.allocUnsafe(Math.max(size, 2 * into.output.length));
+  const out = into.output;
+  let from = 0;
+  let to = 0;
+  for (let at = source.indexOf(0); at >= 0; at = source.indexOf(0, from)) {
+    to += source.copy(out, to, from, at);
+    to += filler.copy(out, to);
+    from = at + 1;
+  }
+  to += source.copy(out, to, from);
+  return out.subarray(0, to);
 }
 
 /**

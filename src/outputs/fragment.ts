@@ -6,6 +6,8 @@ import type { NodeYaml } from '../kinds/data.ts';
 import type { KindType } from '../kinds/registry.ts';
 import { encodeJson } from './api/encode.ts';
 import { nodeObject } from './api/objects.ts';
+import type { ApiObject } from './api/objects.ts';
+import { unitTextsOf } from './units.ts';
 import { INDENT } from './plan.ts';
 import type { Bytes, BytesPiece } from './plan.ts';
 import { linkedJson, pageJson } from './browsable/page.ts';
@@ -18,6 +20,18 @@ export interface Fragment {
   page: Bytes;
   /** Line breaks in `page`. */
   pageBreaks: number;
+  /** The texts the kind's outputs beyond the API declare (units.ts), by name. */
+  texts: Record<string, UnitText>;
+  /** How many nodes of each type the file holds, itself included. */
+  counts: Record<string, number>;
+  /** The latest `updated` among its nodes, as the API writes it. */
+  latest: string;
+}
+
+export interface UnitText {
+  bytes: Bytes;
+  /** NUL characters standing for the survey's URL, when the text is filled (units.ts). */
+  marks: number;
 }
 
 /**
@@ -36,7 +50,50 @@ export function renderFragment(kind: KindType, data: NodeYaml, place: readonly s
   const html = linkedJson(pageJson(api));
   const pageBreaks = html.split('\n').length - 1;
   const page = encoder.encode(html.replaceAll('\n', `\n${INDENT.repeat(FRAGMENT_INDENT)}`));
-  return { key, compact: encoder.encode(encodeJson(api)), page, pageBreaks };
+  const compact = encoder.encode(encodeJson(api));
+  const unitPlace = { survey: place[0] ?? '', release: place[1] ?? '' };
+  const texts: Record<string, UnitText> = {};
+  for (const declared of unitTextsOf(kind)) {
+    const made = declared.render(api, unitPlace, compact);
+    const bytes = typeof made === 'string' ? encoder.encode(made) : made;
+    texts[declared.name] = { bytes, marks: declared.filled ? countNuls(bytes) : 0 };
+  }
+  return { key, compact, page, pageBreaks, texts, ...census(api) };
+}
+
+function countNuls(bytes: Uint8Array): number {
+  let n = 0;
+  for (let at = bytes.indexOf(0); at >= 0; at = bytes.indexOf(0, at + 1)) n++;
+  return n;
+}
+
+/** The nodes of each type in an API object (anything with a `type`), and their latest `updated`. */
+function census(api: ApiObject): { counts: Record<string, number>; latest: string } {
+  const counts: Record<string, number> = {};
+  let latest = '';
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    if (value === null || typeof value !== 'object') return;
+    const node = value as ApiObject;
+    if (typeof node.type === 'string') {
+      counts[node.type] = (counts[node.type] ?? 0) + 1;
+      if (typeof node.updated === 'string' && node.updated > latest) latest = node.updated;
+    }
+    for (const key in node) if (typeof node[key] === 'object') visit(node[key]);
+  };
+  visit(api);
+  return { counts, latest };
+}
+
+/** A unit text of the fragment as a piece of a file, its NUL marks filled with `fill`. */
+export function textPiece(fragment: Fragment, name: string, fill?: string): BytesPiece {
+  const text = fragment.texts[name];
+  if (!text) throw new Error(`no ${name} text rendered for ${fragment.key}`);
+  const filled = text.marks > 0 && fill !== undefined ? { fill, marks: text.marks } : {};
+  return { bytes: text.bytes, key: `${fragment.key}:${name}`, shift: 0, breaks: 0, ...filled };
 }
 
 /** The fragment's compact JSON as a piece of a file. */

@@ -25,6 +25,10 @@ export interface BytesPiece {
   shift: number;
   /** How many line breaks the bytes hold: with the shift, the piece's size is known without reading it. */
   breaks: number;
+  /** Text written in place of each NUL character in the bytes (never with a shift). */
+  fill?: string;
+  /** How many NUL characters the bytes hold, when there is a fill. */
+  marks?: number;
 }
 
 export type Piece = string | BytesPiece;
@@ -42,13 +46,17 @@ export interface Plan {
 function sizeOf(piece: Piece): number {
   if (typeof piece === 'string') return Buffer.byteLength(piece);
   const length = piece.bytes instanceof Uint8Array ? piece.bytes.length : piece.bytes.size;
-  return length + piece.shift * piece.breaks;
+  const filled = piece.fill === undefined ? 0 : (piece.marks ?? 0) * (Buffer.byteLength(piece.fill) - 1);
+  return length + piece.shift * piece.breaks + filled;
 }
 
 export function planKey(pieces: readonly Piece[]): string {
   // One string, hashed at once: a call into the hash per piece costs more than the hashing.
   let text = '';
-  for (const piece of pieces) text += typeof piece === 'string' ? `s${piece.length}:${piece}` : `b${piece.key}:${piece.shift}`;
+  for (const piece of pieces) {
+    if (typeof piece === 'string') text += `s${piece.length}:${piece}`;
+    else text += `b${piece.key}:${piece.shift}${piece.fill === undefined ? '' : `:f${piece.fill.length}:${piece.fill}`}`;
+  }
   return createHash('sha256').update(text).digest('hex');
 }
 
@@ -57,9 +65,16 @@ export function planOf(file: string, pieces: Piece[]): Plan {
   return { path: file, pieces: kept, key: planKey(kept), size: kept.reduce((n, p) => n + sizeOf(p), 0) };
 }
 
-/** Plans for files given whole. */
-export function plansOf(files: ReadonlyMap<string, string>): Plan[] {
-  return [...files].map(([file, text]) => planOf(file, [text]));
+/** Plans for files given whole, as text or bytes. */
+export function plansOf(files: ReadonlyMap<string, string | Uint8Array>): Plan[] {
+  return [...files].map(([file, content]) =>
+    planOf(
+      file,
+      typeof content === 'string'
+        ? [content]
+        : [{ bytes: content, key: createHash('sha256').update(content).digest('hex'), shift: 0, breaks: 0 }],
+    ),
+  );
 }
 
 /** What a written output was: the plans' id, and each file's content key. */

@@ -17,6 +17,7 @@ import type { Digest } from './digest.ts';
 import type { ScanIndex } from './scan.ts';
 import { processRunning } from '../destination/folder.ts';
 import type { Manifest } from '../outputs/plan.ts';
+import type { Fragment } from '../outputs/fragment.ts';
 
 /** Every file of the code and of the schemas, and the runtime's version. */
 export function pipelineFingerprint(): string {
@@ -68,6 +69,11 @@ function textFiles(
   return { compact: { file: `${base}.json`, size: compact }, page: { file: `${base}.html`, size: page } };
 }
 
+/** Where an entry keeps one of its unit texts (outputs/units.ts). */
+function unitTextFile(base: string, name: string): string {
+  return `${base}.text.${name}`;
+}
+
 /** A digest's key: the pipeline, the file's place and a hash of its bytes. */
 export function digestKey(fingerprint: string, relative: string, contentHash: string): string {
   return createHash('sha256').update(fingerprint).update('\0').update(relative).update('\0').update(contentHash).digest('hex');
@@ -89,6 +95,10 @@ export interface Cache {
   /** The hashes the last scan of a metadata folder recorded. */
   scanIndex(metadataDir: string): ScanIndex | undefined;
   saveScanIndex(metadataDir: string, index: ScanIndex): void;
+  /** SHA-256 checksums of output files by plan key (destination/checksums.ts). */
+  checksums(): Map<string, string>;
+  /** Keeps the checksums of this build's files only. */
+  saveChecksums(sums: ReadonlyMap<string, string>): void;
   /** Whether the cross-file rules passed on inputs with this key. */
   rulesPassed(key: string): boolean;
   saveRulesPassed(key: string): void;
@@ -108,6 +118,8 @@ export function noCache(): Cache {
     spares: nothing,
     scanIndex: nothing,
     saveScanIndex: nothing,
+    checksums: () => new Map(),
+    saveChecksums: nothing,
     rulesPassed: () => false,
     saveRulesPassed: nothing,
     hits: 0,
@@ -124,6 +136,7 @@ export function openCache(dir: string): Cache {
   const manifestFile = (outDir: string) => path.join(manifests, about(outDir));
   const scanFile = (metadataDir: string) => path.join(dir, 'scans', about(metadataDir));
   const rulesFile = path.join(dir, 'rules-passed');
+  const checksumsFile = path.join(dir, 'checksums.json');
   const readJson = (file: string): unknown => {
     try {
       return JSON.parse(readFileSync(file, 'utf8'));
@@ -158,10 +171,27 @@ export function openCache(dir: string): Cache {
       // writes. A group's or facility's nodes are read only if something asks for them (the
       // rules, when the shapes changed). Something missing by then stops the build, which starts
       // again cold (build.ts).
-      const stored = digest as Digest & { fragmentKey?: string; fragmentSizes?: [number, number, number]; nodesKey?: string };
-      if (stored.fragmentKey && stored.fragmentSizes) {
+      const stored = digest as Digest & { fragmentKey?: string; fragmentSizes?: [number, number, number]; nodesKey?: string } & Partial<
+          Record<'fragmentTexts', Record<string, [number, number]>>
+        > &
+        Partial<Pick<Fragment, 'counts' | 'latest'>>;
+      if (stored.fragmentKey && stored.fragmentSizes && stored.fragmentTexts && stored.counts && stored.latest !== undefined) {
         const [compact, page, pageBreaks] = stored.fragmentSizes;
-        digest.fragment = { key: stored.fragmentKey, ...textFiles(path.join(digests, key), [compact, page]), pageBreaks };
+        const base = path.join(digests, key);
+        const texts = Object.fromEntries(
+          Object.entries(stored.fragmentTexts).map(([name, [size, marks]]) => [
+            name,
+            { bytes: { file: unitTextFile(base, name), size }, marks },
+          ]),
+        );
+        digest.fragment = {
+          key: stored.fragmentKey,
+          ...textFiles(base, [compact, page]),
+          pageBreaks,
+          texts,
+          counts: stored.counts,
+          latest: stored.latest,
+        };
       }
       if (stored.nodesKey) lazyNodes(digest.data as Record<string, unknown>, stored.nodesKey, path.join(digests, `${key}.nodes.v8`));
       cache.hits++;
@@ -179,8 +209,17 @@ export function openCache(dir: string): Cache {
         const files = textFiles(path.join(digests, digest.key), [sizes[0], sizes[1]]);
         save(files.compact.file, fragment.compact);
         save(files.page.file, fragment.page);
+        const texts: Record<string, [number, number]> = {};
+        for (const [name, text] of Object.entries(fragment.texts)) {
+          if (!(text.bytes instanceof Uint8Array)) throw new Error(`${digest.relative}: only a new digest is stored`);
+          save(unitTextFile(path.join(digests, digest.key), name), text.bytes);
+          texts[name] = [text.bytes.length, text.marks];
+        }
         entry.fragmentKey = fragment.key;
         entry.fragmentSizes = sizes;
+        entry.fragmentTexts = texts;
+        entry.counts = fragment.counts;
+        entry.latest = fragment.latest;
       }
       // A group's or facility's nodes (its tables, its bands): the lists its kind keeps children in.
       const nodesKey = digest.kind === 'Retired' ? undefined : childrenOf(digest.kind)[0]?.key;
@@ -224,6 +263,13 @@ export function openCache(dir: string): Cache {
     scanIndex: (metadataDir) => readJson(scanFile(metadataDir)) as ScanIndex | undefined,
     saveScanIndex(metadataDir, index) {
       save(scanFile(metadataDir), JSON.stringify(index));
+    },
+    checksums() {
+      const stored = readJson(checksumsFile);
+      return new Map(stored && typeof stored === 'object' ? Object.entries(stored as Record<string, string>) : []);
+    },
+    saveChecksums(sums) {
+      save(checksumsFile, JSON.stringify(Object.fromEntries(sums)));
     },
     rulesPassed: (key) => (readJson(rulesFile) as { key?: string } | undefined)?.key === key,
     saveRulesPassed(key) {

@@ -14,7 +14,9 @@ parentPort?.on('message', (job: Job) => {
   // The rendered bytes move to the main thread rather than being copied.
   const fragment = result.fragment;
   const transfer = fragment
-    ? [fragment.compact, fragment.page].flatMap((b) => (b instanceof Uint8Array ? [b.buffer as ArrayBuffer] : []))
+    ? [fragment.compact, fragment.page, ...Object.values(fragment.texts).map((t) => t.bytes)].flatMap((b) =>
+        b instanceof Uint8Array ? [b.buffer as ArrayBuffer] : [],
+      )
     : [];
   parentPort?.postMessage(result, transfer);
 });

@@ -1,0 +1,37 @@
+// What each catalogue group and imaging facility gives the outputs beyond the API: texts rendered
+// once per file, in the worker threads, and cached with it (fragment.ts), which the download and VO
+// planners splice between their own heads and tails. A rebuild after one edit renders only that
+// file's texts again.
+
+import type { KindType } from '../kinds/registry.ts';
+import type { ApiObject } from './api/objects.ts';
+import { gzipMember } from './download/gzip.ts';
+
+/** Where a group or facility sits: its survey's and release's names. */
+export interface UnitPlace {
+  survey: string;
+  release: string;
+}
+
+export interface UnitTextDeclaration {
+  name: string;
+  kinds: readonly KindType[];
+  /**
+   * Whether NUL characters in the text stand for its survey's API URL, put in as the file is
+   * written (the URL depends on the site's base URL, which a cached text must not).
+   */
+  filled: boolean;
+  render: (api: ApiObject, place: UnitPlace, compact: Uint8Array) => Uint8Array | string;
+}
+
+const BOTH: readonly KindType[] = ['CatalogueGroup', 'ImagingFacility'];
+
+export const UNIT_TEXTS: readonly UnitTextDeclaration[] = [
+  // The compact JSON as a gzip member, for archive.json.gz.
+  { name: 'json.gz', kinds: BOTH, filled: false, render: (_api, _place, compact) => gzipMember(compact) },
+];
+
+/** The declarations of a kind's texts. */
+export function unitTextsOf(kind: KindType): UnitTextDeclaration[] {
+  return UNIT_TEXTS.filter((t) => t.kinds.includes(kind));
+}

@@ -17,6 +17,10 @@ import type { WriteStats } from './destination/write.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import { classify } from './kinds/registry.ts';
 import { planApi } from './outputs/api/plan.ts';
+import { isDownloadData, planDownload } from './outputs/download/plan.ts';
+import { planOpenapi } from './outputs/openapi/plan.ts';
+import { planDownloadIndex } from './outputs/download/index.ts';
+import { checksumsOf } from './destination/checksums.ts';
 import { planBrowsable } from './outputs/browsable/plan.ts';
 import type { Fragment } from './outputs/fragment.ts';
 import { StaleBytesError, plansOf } from './outputs/plan.ts';
@@ -42,7 +46,7 @@ import { UsageError } from './errors.ts';
 import { withLock } from './locks.ts';
 
 /** The outputs a build writes: each a planner from the checked archive to its files. */
-const PLANNERS: readonly Planner[] = [planApi, planBrowsable, planSite];
+const PLANNERS: readonly Planner[] = [planApi, planBrowsable, planSite, planOpenapi, planDownload];
 
 /** Progress of long work, for a terminal: which stage, and how far through it. */
 export type Progress = (stage: 'reading' | 'writing', done: number, total: number) => void;
@@ -126,7 +130,7 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
   await assertReplaceable(options.outDir);
   const checked = await checkArchive(options, cache);
   if (!checked.archive) return checked;
-  const plans = planOutputs(checked.archive, checked.fragments, options);
+  const plans = await planOutputs(checked.archive, checked.fragments, options, cache);
   const previous = cache.manifest(options.outDir);
   if (options.dryRun) return { ...checked, plans, dryRun: await compareWithOutput(plans, options.outDir, previous) };
   const spares = cache.spares(options.outDir);
@@ -141,12 +145,30 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
   return { ...checked, plans, written: stats, ...(said.length > 0 ? { notices: said } : {}) };
 }
 
-/** Every file of every output, planned in memory. */
-function planOutputs(archive: Archive, fragments: ReadonlyMap<string, Fragment>, options: BuildOptions): Plan[] {
+/**
+ * Every file of every output, planned in memory; then the download's checksums, read from the
+ * bytes its plans make (once per content, kept in the cache), and the list and page made of them.
+ */
+async function planOutputs(
+  archive: Archive,
+  fragments: ReadonlyMap<string, Fragment>,
+  options: BuildOptions,
+  cache: Cache,
+): Promise<Plan[]> {
   if (options.reference) return plansOf(referenceFiles(archive, options.baseUrl));
   // Placeholders hold a NUL character, which validation refuses in data, so a placeholder can only
   // be one (a SpliceError here is a bug, never a reason to publish something else).
-  return PLANNERS.flatMap((plan) => plan({ archive, fragments, baseUrl: options.baseUrl }));
+  const plans = PLANNERS.flatMap((plan) => plan({ archive, fragments, baseUrl: options.baseUrl }));
+  const download = plans.filter(isDownloadData);
+  const known = cache.checksums();
+  const sums = await checksumsOf(download, known);
+  const index = planDownloadIndex(download, sums, sha256Hex);
+  cache.saveChecksums(new Map(download.map((p) => [p.key, sums.get(p.path) ?? ''])));
+  return [...plans, ...index];
+}
+
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 // ---- Checking ---------------------------------------------------------------------------------------

@@ -154,3 +154,9 @@ export function http(base: string, method: string, target: string, headers: Reco
     req.end();
   });
 }
+
+/** How many files an output folder holds, its marker left out: what a build says it built. */
+export async function outputCount(dir: string): Promise<number> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile() && !(e.parentPath === dir && e.name.startsWith('.'))).length;
+}

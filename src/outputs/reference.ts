@@ -2,7 +2,22 @@
 // straightforward way. The build's fast path (outputs/plan.ts) must give the same bytes; tests and
 // `build --reference` hold it to that.
 
-import type { Archive } from '../pipeline/assemble.ts';
+import { createHash } from 'node:crypto';
+import { detailFile } from '../hosting/routes.ts';
+import type { NodeYaml } from '../kinds/data.ts';
+import { KIND_TYPES, SECTIONS } from '../kinds/registry.ts';
+import type { KindType } from '../kinds/registry.ts';
+import { rootsOf } from '../pipeline/assemble.ts';
+import type { Archive, Entry, ReleaseEntry, SurveyEntry } from '../pipeline/assemble.ts';
+import { ARCHIVE_SCHEMA_VERSION, archiveParts } from './download/archive.ts';
+import { gzipMember } from './download/gzip.ts';
+import { planDownloadIndex } from './download/index.ts';
+import { ARCHIVE_FILE } from './download/plan.ts';
+import { renderFragment } from './fragment.ts';
+import type { Fragment } from './fragment.ts';
+import { plansOf } from './plan.ts';
+import type { Plan } from './plan.ts';
+import { planOpenapi } from './openapi/plan.ts';
 import { fixedFiles } from './api/fixed.ts';
 import { encodeJson } from './api/encode.ts';
 import { nodeObject } from './api/objects.ts';
@@ -11,7 +26,7 @@ import { pageJson, renderBrowsable } from './browsable/page.ts';
 import { FRONT_PAGE, frontPage } from './site.ts';
 
 /** dist/-relative path → file content. Insertion order is the order files are listed in. */
-export type OutputFiles = Map<string, string>;
+export type OutputFiles = Map<string, string | Uint8Array>;
 
 export function referenceFiles(archive: Archive, baseUrl: string): OutputFiles {
   const out: OutputFiles = new Map();
@@ -28,5 +43,77 @@ export function referenceFiles(archive: Archive, baseUrl: string): OutputFiles {
   }
   for (const [path, text] of fixedFiles()) out.set(path, text);
   out.set(FRONT_PAGE, frontPage(archive));
+  // Documents that do not depend on the metadata are the same on both paths.
+  for (const plan of planOpenapi({ archive, fragments: new Map(), baseUrl })) out.set(plan.path, textOf(plan));
+  for (const [path, content] of downloadFiles(archive, baseUrl)) out.set(path, content);
   return out;
+}
+
+/**
+ * The download, the straightforward way: archive.json as one value serialised at once; the gzip
+ * members over the same parts as the fast path's (each group's and facility's text rendered here);
+ * checksums of the bytes themselves.
+ */
+function downloadFiles(archive: Archive, baseUrl: string): OutputFiles {
+  const files: OutputFiles = new Map();
+  const items = (kind: KindType, entry: Entry<NodeYaml>, survey: SurveyEntry, release: ReleaseEntry) =>
+    nodeObject(kind, entry.data, [survey.data.name, release.data.name]);
+  const surveys = [...responses(archive, items, baseUrl)].filter(
+    (r) => r.view === 'detail' && r.format === null && r.path === detailFile(pathId(r.path), null, null),
+  );
+  const counts: Record<string, number> = Object.fromEntries(KIND_TYPES.map((type) => [type, 0]));
+  let latest = '';
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      value.forEach(visit);
+      return;
+    }
+    if (value === null || typeof value !== 'object') return;
+    const node = value as Record<string, unknown>;
+    if (typeof node.type === 'string') {
+      counts[node.type] = (counts[node.type] ?? 0) + 1;
+      if (typeof node.updated === 'string' && node.updated > latest) latest = node.updated;
+    }
+    Object.values(node).forEach(visit);
+  };
+  for (const survey of surveys) visit(survey.value);
+  const json = `${encodeJson({ schema_version: ARCHIVE_SCHEMA_VERSION, generated: latest || null, counts, surveys: surveys.map((s) => s.value) })}\n`;
+  files.set(ARCHIVE_FILE, json);
+  const fragments = new Map<string, Fragment>();
+  for (const survey of archive.surveys) {
+    for (const release of survey.releases) {
+      for (const section of SECTIONS) {
+        for (const entry of rootsOf(release, section.kind)) {
+          fragments.set(
+            entry.file.relative,
+            renderFragment(section.kind, entry.data, [survey.data.name, release.data.name], entry.file.relative),
+          );
+        }
+      }
+    }
+  }
+  const members = archiveParts(archive, fragments, baseUrl).map((part) =>
+    gzipMember(typeof part === 'string' ? Buffer.from(part, 'utf8') : (part.compact as Uint8Array)),
+  );
+  files.set(`${ARCHIVE_FILE}.gz`, Buffer.concat(members));
+  const sha = (content: string | Uint8Array) => createHash('sha256').update(content).digest('hex');
+  const plans = plansOf(files);
+  const sums = new Map([...files].map(([path, content]) => [path, sha(content)]));
+  for (const plan of planDownloadIndex(plans, sums, sha)) files.set(plan.path, textOf(plan));
+  return files;
+}
+
+/** A plan made of text only, as its text. */
+function textOf(plan: Plan): string {
+  return plan.pieces
+    .map((piece) => {
+      if (typeof piece !== 'string') throw new Error(`${plan.path}: planned from rendered texts, not text alone`);
+      return piece;
+    })
+    .join('');
+}
+
+/** The survey id in a detail file's path. */
+function pathId(file: string): string {
+  return file.split('/')[2] ?? '';
 }

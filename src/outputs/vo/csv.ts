@@ -1,0 +1,40 @@
+// columns.csv and regions.csv: RFC 4180, UTF-8 without a byte order mark, CRLF line ends; a header
+// line, then a group's or facility's rows, so that a build renders again only the rows of an edited
+// file. An empty field is an empty value: CSV cannot tell it from none.
+
+import type { ApiObject } from '../api/objects.ts';
+import { COLUMNS, REGIONS, SURVEY_URL } from './listings.ts';
+import type { Listing } from './listings.ts';
+import type { Place } from './place.ts';
+import { URL_MARK, csvField } from './text.ts';
+
+export { csvField } from './text.ts';
+
+function header(listing: Listing): string {
+  return `${listing.fields.map((f) => csvField(f.name)).join(',')}\r\n`;
+}
+
+function rows(listing: Listing, unit: ApiObject, place: Place): string {
+  let out = '';
+  for (const row of listing.rows(unit, place)) {
+    out += row.map((cell) => (cell === null ? '' : cell === SURVEY_URL ? URL_MARK : csvField(cell))).join(',');
+    out += '\r\n';
+  }
+  return out;
+}
+
+export function columnsCsvHeader(): string {
+  return header(COLUMNS);
+}
+
+export function columnsCsvRows(group: ApiObject, place: Place): string {
+  return rows(COLUMNS, group, place);
+}
+
+export function regionsCsvHeader(): string {
+  return header(REGIONS);
+}
+
+export function regionsCsvRows(facility: ApiObject, place: Place): string {
+  return rows(REGIONS, facility, place);
+}

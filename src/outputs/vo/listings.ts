@@ -1,0 +1,151 @@
+// The two listings the VO outputs publish, declared once for CSV and VOTable: every catalogue column
+// (columns.csv, columns.vot) and every imaging region (regions.csv, regions.vot), a row each, its
+// fields in order with their VOTable type, UCD, unit and description.
+
+import type { ApiObject } from '../api/objects.ts';
+import { listOf } from './names.ts';
+import type { Place } from './place.ts';
+import { degreesText, descriptionText, ucdText, unitText } from './text.ts';
+
+/** The VOTable datatypes the listings use: `char` only where the schemas allow nothing but ASCII. */
+export type Datatype = 'char' | 'unicodeChar' | 'long' | 'int' | 'double';
+
+export interface Field {
+  name: string;
+  datatype: Datatype;
+  ucd?: string;
+  unit?: string;
+  description: string;
+}
+
+/** A cell: its text (numbers as decimal text), null when empty, or the survey's API URL. */
+export type Cell = string | null | typeof SURVEY_URL;
+
+/** The cell for the survey's API URL, written as a NUL character for the writer to fill. */
+export const SURVEY_URL: unique symbol = Symbol('survey URL');
+
+export interface Listing {
+  /** The VOTable's TABLE name. */
+  name: string;
+  description: string;
+  fields: readonly Field[];
+  /** The rows of one group or facility. */
+  rows: (unit: ApiObject, place: Place) => Cell[][];
+}
+
+const text = (name: string, datatype: 'char' | 'unicodeChar', ucd: string, description: string): Field => ({
+  name,
+  datatype,
+  ucd,
+  description,
+});
+const id = (name: string, ucd: string, description: string): Field => ({ name, datatype: 'long', ucd, description });
+
+const SURVEY = text('survey', 'char', 'meta.id;meta.dataset', "The survey's machine name, as in the API");
+const RELEASE = text('release', 'char', 'meta.id;meta.dataset', "The data release's machine name, as in the API");
+const URL = text('survey_url', 'char', 'meta.ref.url', "The survey's API URL, which lists its releases");
+
+export const COLUMNS: Listing = {
+  name: 'columns',
+  description: 'Every catalogue column of the archive, one row each, with its survey, release, catalogue group and table.',
+  fields: [
+    SURVEY,
+    RELEASE,
+    text('group', 'char', 'meta.id', "The catalogue group's name"),
+    id('group_id', 'meta.id', "The catalogue group's id in the API"),
+    text('table', 'char', 'meta.id;meta.table', "The table's name"),
+    id('table_id', 'meta.id;meta.table', "The table's id in the API"),
+    text('column', 'unicodeChar', 'meta.id', "The column's name as it appears in the table"),
+    id('column_id', 'meta.id;meta.main', "The column's id in the API"),
+    text('description', 'unicodeChar', 'meta.note', 'What the column holds; empty when undescribed'),
+    text('ucd', 'char', 'meta.ucd', "The column's UCD (UCD1+); empty when it has none"),
+    text('unit', 'unicodeChar', 'meta.unit', "The column's unit (VOUnits where the curators wrote one); empty when it has none"),
+    URL,
+  ],
+  rows: (group, place) => {
+    const rows: Cell[][] = [];
+    for (const table of listOf(group, 'tables')) {
+      for (const column of listOf(table, 'columns')) {
+        rows.push([
+          place.survey,
+          place.release,
+          String(group.name),
+          String(group.id),
+          String(table.name),
+          String(table.id),
+          String(column.name),
+          String(column.id),
+          descriptionText(column.description),
+          ucdText(column.ucd) || null,
+          unitText(column.unit) || null,
+          SURVEY_URL,
+        ]);
+      }
+    }
+    return rows;
+  },
+};
+
+export const REGIONS: Listing = {
+  name: 'regions',
+  description: 'Every imaging region (image) of the archive, one row each, with its survey, release, facility and band.',
+  fields: [
+    SURVEY,
+    RELEASE,
+    text('facility', 'char', 'meta.id;instr.tel', "The imaging facility's name"),
+    id('facility_id', 'meta.id', "The imaging facility's id in the API"),
+    text('band', 'unicodeChar', 'meta.id;instr.bandpass', "The band's name"),
+    id('band_id', 'meta.id', "The band's id in the API"),
+    {
+      name: 'central_wave_ang',
+      datatype: 'double',
+      ucd: 'em.wl.central',
+      // 0.1nm is one Angstrom: VOUnits 1.1 deprecates the symbol Angstrom, and astropy refuses it.
+      unit: '0.1nm',
+      description: "The band's central wavelength in Angstrom",
+    },
+    text('region', 'unicodeChar', 'meta.id;obs.field', "The region's name"),
+    id('region_id', 'meta.id;meta.main', "The region's id in the API"),
+    {
+      name: 'ra_c',
+      datatype: 'double',
+      ucd: 'pos.eq.ra',
+      unit: 'deg',
+      description: "Right ascension of the region's centre in degrees; empty when its unit is not an angle",
+    },
+    {
+      name: 'dec_c',
+      datatype: 'double',
+      ucd: 'pos.eq.dec',
+      unit: 'deg',
+      description: "Declination of the region's centre in degrees; empty when its unit is not an angle",
+    },
+    text('frame', 'char', 'pos.frame', 'The coordinate frame of the centre, in lower case (icrs, fk5)'),
+    text('equinox', 'char', 'time.equinox', 'The equinox of the centre, in lower case (j2000)'),
+    URL,
+  ],
+  rows: (facility, place) => {
+    const rows: Cell[][] = [];
+    for (const band of listOf(facility, 'bands')) {
+      for (const region of listOf(band, 'regions')) {
+        rows.push([
+          place.survey,
+          place.release,
+          String(facility.name),
+          String(facility.id),
+          String(band.name),
+          String(band.id),
+          typeof band.central_wave_ang === 'number' ? String(band.central_wave_ang) : null,
+          String(region.name),
+          String(region.id),
+          degreesText(region.ra_c, region.unit),
+          degreesText(region.dec_c, region.unit),
+          typeof region.frame === 'string' ? region.frame : null,
+          typeof region.equinox === 'string' ? region.equinox : null,
+          SURVEY_URL,
+        ]);
+      }
+    }
+    return rows;
+  },
+};

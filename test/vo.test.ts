@@ -1,0 +1,352 @@
+// The Virtual Observatory renderers as pure functions: escaping for XML and CSV, the archive's
+// "none" spellings, coordinates in degrees, ADQL names (regular where safe, delimited otherwise, never
+// two alike), the URL marks, determinism, and the listings' own UCDs and units. The real VO tools
+// read whole documents in vo.e2e.test.ts.
+
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
+import { generateArchive } from '../bench/synthetic.ts';
+import type { FacilityYaml, GroupYaml } from '../src/kinds/data.ts';
+import { nodeObject } from '../src/outputs/api/objects.ts';
+import type { ApiObject } from '../src/outputs/api/objects.ts';
+import * as vo from '../src/outputs/vo/index.ts';
+import { COLUMNS, REGIONS } from '../src/outputs/vo/listings.ts';
+import { isRegularIdentifier } from '../src/outputs/vo/names.ts';
+import { degreesText, descriptionText, ucdText, unitText } from '../src/outputs/vo/text.ts';
+import { ucdSyntaxProblem, ucdWordProblems } from '../src/vocabularies/ucd.ts';
+import { unitProblem } from '../src/vocabularies/vounit.ts';
+import { BUNDLED, FIXTURE } from './helpers.ts';
+
+const DATES = { created: '2020-01-01T00:00:00Z', updated: '2020-01-02T00:00:00Z' };
+const PLACE = { survey: 'gama', release: 'dr2' };
+
+/** A group's API object from its tables, each table a name and column names. */
+function group(name: string, tables: Record<string, string[]>): ApiObject {
+  let id = 1;
+  const data = {
+    id: id++,
+    name,
+    ...DATES,
+    tables: Object.entries(tables).map(([table, columns]) => ({
+      id: id++,
+      name: table,
+      columns: columns.map((column) => ({ id: id++, name: column })),
+    })),
+  };
+  return nodeObject('CatalogueGroup', data, [PLACE.survey, PLACE.release]);
+}
+
+const tables = (g: ApiObject) => g.tables as ApiObject[];
+
+describe('xmlText makes any text XML 1.0 character data, in elements and attributes alike', () => {
+  test.each([
+    ['plain text', 'plain text'],
+    ['a<b>&c"d\'e', "a&lt;b&gt;&amp;c&quot;d'e"],
+    [']]>', ']]&gt;'],
+    ['tab\tLF\nCR\r', 'tab&#9;LF&#10;CR&#13;'],
+    ['\x00\x01\x08\x0B\x0C\x0E\x1F', '\uFFFD'.repeat(7)],
+    ['\uFFFE\uFFFF', '\uFFFD\uFFFD'],
+    ['lone \uD800 and \uDC00', 'lone \uFFFD and \uFFFD'],
+    ['🔭 שלום e\u0301 \x7F\x85\u2028\uFEFF', '🔭 שלום e\u0301 \x7F\x85\u2028\uFEFF'],
+  ])('%j → %j', (text, expected) => {
+    expect(vo.xmlText(text)).toBe(expected);
+  });
+
+  test('every UTF-16 code unit comes out as characters XML 1.0 allows, never markup', () => {
+    const xmlChar = /^(?:[\t\n\r\x20-\uD7FF\uE000-\uFFFD]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+    for (let unit = 0; unit <= 0xffff; unit++) {
+      const out = vo.xmlText(`a${String.fromCharCode(unit)}b`);
+      expect(xmlChar.test(out), `U+${unit.toString(16)}`).toBe(true);
+      expect(/[<>"\t\n\r]|&(?!(?:amp|lt|gt|quot|#9|#10|#13);)/.test(out), `U+${unit.toString(16)}`).toBe(false);
+    }
+  });
+});
+
+describe('csvField quotes what RFC 4180 and line-splitting readers need quoted, and nothing else', () => {
+  test.each([
+    ['plain', 'plain'],
+    ['', ''],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['a\r\nb', '"a\r\nb"'],
+    ['a\nb', '"a\nb"'],
+    ['a\rb', '"a\rb"'],
+    ['line\u2028separator', '"line\u2028separator"'],
+    ['next\x85line', '"next\x85line"'],
+    ['form\ffeed', '"form\ffeed"'],
+    [' padded', '" padded"'],
+    ['padded ', '"padded "'],
+    ['inner space', 'inner space'],
+    ['ctl\x01\x1f', 'ctl\x01\x1f'],
+    ['=SUM(A1)', '=SUM(A1)'],
+    ['🔭 שלום', '🔭 שלום'],
+  ])('%j → %j', (text, expected) => {
+    expect(vo.csvField(text)).toBe(expected);
+  });
+});
+
+describe("the archive's spellings of none are empty", () => {
+  test.each([
+    ['-', ''],
+    ['None', ''],
+    ['none', ''],
+    [' - ', ''],
+    ['n/a', ''],
+    ['dimensionless', ''],
+    ['deg', 'deg'],
+    ['km s-1', 'km s-1'],
+    ['unknown', 'unknown'],
+    [undefined, ''],
+  ])('unit %j → %j', (unit, expected) => {
+    expect(unitText(unit)).toBe(expected);
+  });
+
+  test.each([
+    ['-', ''],
+    ['None', ''],
+    ['pos.eq.ra;meta.main', 'pos.eq.ra;meta.main'],
+    [undefined, ''],
+  ])('UCD %j → %j', (ucd, expected) => {
+    expect(ucdText(ucd)).toBe(expected);
+  });
+
+  test.each([
+    [null, null],
+    ['', null],
+    ['-', null],
+    [' - ', null],
+    ['Right ascension', 'Right ascension'],
+    ['  kept as written  ', '  kept as written  '],
+  ])('description %j → %j', (description, expected) => {
+    expect(descriptionText(description)).toBe(expected);
+  });
+});
+
+describe('region centres are numbers in degrees where the unit allows', () => {
+  test.each([
+    ['135.0', 'deg', '135.0'],
+    ['-0.50', 'deg', '-0.50'],
+    ['+5', 'deg', '+5'],
+    ['.5', 'degrees', '.5'],
+    ['3600', 'arcsec', '1'],
+    ['90', 'arcmin', '1.5'],
+    ['3600000', 'mas', '1'],
+    ['1', 'rad', String(180 / Math.PI)],
+    ['9', 'h', null],
+    ['9', 'hms', null],
+  ])('%s %s → %s', (value, unit, expected) => {
+    expect(degreesText(value, unit)).toBe(expected);
+  });
+});
+
+describe('ADQL names', () => {
+  test.each([
+    [{ survey: 'gama', release: 'dr2' }, 'gama_dr2'],
+    [{ survey: 'gama', release: 'dr4_1' }, 'gama_dr4_1'],
+    [{ survey: 'sami', release: '3' }, 'sami_3'],
+    // A reserved word once joined (CURRENT_DATE), a name ADQL cannot read, names that could join two ways.
+    [{ survey: 'current', release: 'date' }, '"current/date"'],
+    [{ survey: 'gama-legacy', release: 'dr1' }, '"gama-legacy/dr1"'],
+    [{ survey: '2df', release: 'dr1' }, '"2df/dr1"'],
+    [{ survey: 'a_b', release: 'c' }, '"a_b/c"'],
+    [{ survey: 'a', release: 'b_c' }, 'a_b_c'],
+    [{ survey: 'gama', release: 'dr-2' }, '"gama/dr-2"'],
+  ])('schema of %j: %s', (place, expected) => {
+    expect(vo.schemaName(place)).toBe(expected);
+  });
+
+  test.each([
+    [
+      'SpecCat',
+      ['SpecObj', 'Spec_Lines', '_private'],
+      ['gama_dr2.SpecCat_SpecObj', 'gama_dr2.SpecCat_Spec_Lines', 'gama_dr2.SpecCat__private'],
+    ],
+    // Case twins: ADQL would read both regular names as one.
+    ['SpecCat', ['Spec', 'spec', 'Other'], ['gama_dr2."SpecCat/Spec"', 'gama_dr2."SpecCat/spec"', 'gama_dr2.SpecCat_Other']],
+    // A group name with '_' or '-', or starting with a digit, would make the join ambiguous or irregular.
+    ['Spec_Cat', ['Obj'], ['gama_dr2."Spec_Cat/Obj"']],
+    ['Spec-Cat', ['Obj'], ['gama_dr2."Spec-Cat/Obj"']],
+    ['2dF', ['Obj'], ['gama_dr2."2dF/Obj"']],
+    ['SpecCat', ['Obj-2'], ['gama_dr2."SpecCat/Obj-2"']],
+    // CURRENT_TIME is reserved.
+    ['current', ['time'], ['gama_dr2."current/time"']],
+  ])('tables of group %s %j: %j', (groupName, tableNames, expected) => {
+    const g = group(groupName, Object.fromEntries(tableNames.map((t) => [t, []])));
+    expect(vo.tableNames(PLACE, g)).toEqual(expected);
+    expect(tables(g).map((t) => vo.tableName(PLACE, g, t))).toEqual(expected);
+  });
+
+  test.each([
+    [
+      ['RA', 'DEC', 'Z_HELIO', 'flux2'],
+      ['RA', 'DEC', 'Z_HELIO', 'flux2'],
+    ],
+    [
+      ['size', 'SELECT', 'date', 'ok'],
+      ['"size"', '"SELECT"', '"date"', 'ok'],
+    ],
+    [
+      ['RA', 'ra', 'Ra2'],
+      ['"RA"', '"ra"', 'Ra2'],
+    ],
+    [
+      ['flux (Jy)', 'say "hi"', '日本語', '_x', '1st'],
+      ['"flux (Jy)"', '"say ""hi"""', '"日本語"', '"_x"', '"1st"'],
+    ],
+  ])('columns %j: %j', (columnNames, expected) => {
+    const g = group('G', { T: columnNames });
+    const [table] = tables(g);
+    if (!table) throw new Error('no table');
+    expect(vo.columnNames(table)).toEqual(expected);
+    expect((table.columns as ApiObject[]).map((c) => vo.columnName(table, c))).toEqual(expected);
+  });
+});
+
+// ---- Properties over real and synthetic archives --------------------------------------------------------
+
+interface Unit {
+  place: { survey: string; release: string };
+  api: ApiObject;
+}
+
+/** The groups and facilities of an archive given as relative path → YAML text. */
+function unitsOf(files: Map<string, string>): { groups: Unit[]; facilities: Unit[] } {
+  const groups: Unit[] = [];
+  const facilities: Unit[] = [];
+  for (const [relative, text] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const [survey = '', release = '', folder, file] = relative.split('/');
+    if (file === undefined) continue;
+    const place = { survey, release };
+    if (folder === 'catalogues') groups.push({ place, api: nodeObject('CatalogueGroup', parse(text) as GroupYaml, [survey, release]) });
+    if (folder === 'imaging')
+      facilities.push({ place, api: nodeObject('ImagingFacility', parse(text) as FacilityYaml, [survey, release]) });
+  }
+  return { groups, facilities };
+}
+
+function filesOf(root: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.yaml')) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    files.set(path.relative(root, full).split(path.sep).join('/'), readFileSync(full, 'utf8'));
+  }
+  return files;
+}
+
+const ARCHIVES = {
+  fixture: unitsOf(filesOf(FIXTURE)),
+  bundled: unitsOf(filesOf(BUNDLED)),
+  'synthetic S': unitsOf(generateArchive('S')),
+};
+
+/** How ADQL tells identifiers apart: regular ones without regard to case, delimited ones exactly. */
+const adqlKey = (name: string) => (name.startsWith('"') ? name : name.toLowerCase());
+const DELIMITED = /^"(?:[^"]|"")+"$/;
+
+describe.each(Object.entries(ARCHIVES))('%s archive', (_, { groups, facilities }) => {
+  test('schema and table names are valid ADQL, and no two tables of the archive read alike', () => {
+    const seen = new Set<string>();
+    for (const { place, api } of groups) {
+      for (const name of vo.tableNames(place, api)) {
+        const [schema, table] = name.startsWith('"') ? (/^("(?:[^"]|"")+")\.(.+)$/.exec(name)?.slice(1) ?? []) : name.split(/\.(.*)/s);
+        expect(schema && (isRegularIdentifier(schema) || DELIMITED.test(schema)), name).toBe(true);
+        expect(table && (isRegularIdentifier(table) || DELIMITED.test(table)), name).toBe(true);
+        const key = `${adqlKey(schema ?? '')}.${adqlKey(table ?? '')}`;
+        expect(seen.has(key), name).toBe(false);
+        seen.add(key);
+      }
+    }
+  });
+
+  test('column names are valid ADQL, and no two columns of a table read alike', () => {
+    for (const { api } of groups) {
+      for (const table of tables(api)) {
+        const names = vo.columnNames(table);
+        for (const name of names) expect(isRegularIdentifier(name) || DELIMITED.test(name), name).toBe(true);
+        expect(new Set(names.map(adqlKey)).size).toBe(names.length);
+      }
+    }
+  });
+
+  test('every row of columns and regions holds one NUL, for its survey URL; nothing else holds any', () => {
+    const nuls = (text: string) => text.split('\0').length - 1;
+    for (const { place, api } of groups) {
+      const rows = tables(api).reduce((n, t) => n + (t.columns as unknown[]).length, 0);
+      expect(nuls(vo.columnsCsvRows(api, place))).toBe(rows);
+      expect(nuls(vo.columnsVotRows(api, place))).toBe(rows);
+      expect(nuls(vo.tapTableRows(api, place) + vo.tapColumnRows(api, place) + vo.tablesetGroupTables(api, place))).toBe(0);
+    }
+    for (const { place, api } of facilities) {
+      const rows = (api.bands as ApiObject[]).reduce((n, b) => n + (b.regions as unknown[]).length, 0);
+      expect(nuls(vo.regionsCsvRows(api, place))).toBe(rows);
+      expect(nuls(vo.regionsVotRows(api, place))).toBe(rows);
+    }
+  });
+
+  test('rows are the same for the same group or facility, however often and from whichever copy', () => {
+    for (const { place, api } of groups) {
+      const copy = structuredClone(api);
+      expect(vo.columnsCsvRows(copy, { ...place })).toBe(vo.columnsCsvRows(api, place));
+      expect(vo.columnsVotRows(copy, { ...place })).toBe(vo.columnsVotRows(api, place));
+      expect(vo.tapColumnRows(copy, { ...place })).toBe(vo.tapColumnRows(api, place));
+      expect(vo.tablesetGroupTables(copy, { ...place })).toBe(vo.tablesetGroupTables(api, place));
+    }
+    for (const { place, api } of facilities) {
+      expect(vo.regionsVotRows(structuredClone(api), place)).toBe(vo.regionsVotRows(api, place));
+    }
+  });
+});
+
+test('heads and tails hold no NUL and end their lines', () => {
+  const release = { pretty_name: 'Data Release 2' };
+  const pieces = [
+    vo.columnsCsvHeader(),
+    vo.regionsCsvHeader(),
+    vo.columnsVotHead(),
+    vo.columnsVotTail(),
+    vo.regionsVotHead(),
+    vo.regionsVotTail(),
+    vo.tapSchemaHead(),
+    vo.tapSchemaRow(PLACE, release, 1),
+    vo.tapTablesHead(),
+    vo.tapColumnsHead(),
+    vo.tapSchemaTail(),
+    vo.tablesetHead(),
+    vo.tablesetSchemaOpen(PLACE, release),
+    vo.tablesetSchemaClose(),
+    vo.tablesetEmptySchema(),
+    vo.tablesetTail(),
+  ];
+  for (const piece of pieces) {
+    expect(piece).not.toContain('\0');
+    expect(piece.endsWith('\n')).toBe(true);
+  }
+  expect(vo.columnsCsvHeader()).toBe('survey,release,group,group_id,table,table_id,column,column_id,description,ucd,unit,survey_url\r\n');
+  expect(vo.regionsCsvHeader()).toBe(
+    'survey,release,facility,facility_id,band,band_id,central_wave_ang,region,region_id,ra_c,dec_c,frame,equinox,survey_url\r\n',
+  );
+});
+
+test("a release's schema is titled and described from the survey's and release's display names", () => {
+  const survey = { pretty_name: 'GAMA', title: 'Galaxy And Mass Assembly' };
+  const release = { pretty_name: 'Data Release 2' };
+  expect(vo.tablesetSchemaOpen(PLACE, release, survey)).toBe(
+    '  <schema>\n    <name>gama_dr2</name>\n    <title>GAMA Data Release 2</title>\n' +
+      '    <description>Catalogue tables of Galaxy And Mass Assembly (GAMA), Data Release 2.</description>\n',
+  );
+  expect(vo.tapSchemaRow(PLACE, release, 3)).toBe(
+    '<TR><TD>gama_dr2</TD><TD/><TD>Catalogue tables of gama, Data Release 2.</TD><TD>3</TD></TR>\n',
+  );
+});
+
+test.each([...COLUMNS.fields, ...REGIONS.fields].map((f) => [f.name, f] as const))(
+  'the listing field %s has a UCD and unit the vocabularies accept',
+  (_, field) => {
+    expect(field.ucd && ucdSyntaxProblem(field.ucd)).toBeUndefined();
+    expect(ucdWordProblems(field.ucd ?? '-')).toEqual([]);
+    if (field.unit) expect(unitProblem(field.unit)).toBeUndefined();
+  },
+);

@@ -198,3 +198,58 @@ describe('the download', () => {
     }
   });
 });
+
+describe('the VO documents, read from the site by the real VO tools', () => {
+  test('pyvo reads /vo/tables over HTTP and finds every catalogue column of columns.csv, with its unit and UCD; astropy reads the VOTables without a warning', async () => {
+    const { folder } = await fetchDownload();
+    const script = String.raw`
+import csv, json, sys, warnings
+from pyvo.io.vosi import parse_tables
+from astropy.io.votable import parse
+# Any warning from reading the documents fails (the imports' own deprecation notices come before).
+warnings.simplefilter('error')
+tableset = parse_tables(sys.argv[1] + '/vo/tables', pedantic=True)
+found = {}
+for schema in tableset.tableset.schemas:
+    for table in schema.tables:
+        for column in table.columns:
+            found[(table.name, column.name)] = [column.unit or '', column.ucd or '']
+with open('columns.csv', newline='', encoding='utf-8') as f:
+    listed = [[r['column'], r['unit'], r['ucd']] for r in csv.DictReader(f)]
+counts = {}
+for name in ['columns.vot', 'regions.vot', 'tap_schema.vot']:
+    counts[name] = [len(t.array) for t in parse(name, verify='exception').iter_tables()]
+print(json.dumps({'found': sorted([list(k) + v for k, v in found.items()]), 'listed': listed, 'counts': counts}))
+`;
+    const run = spawnSync('/usr/bin/python3', ['-c', script, origin], { cwd: folder, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as { found: string[][]; listed: string[][]; counts: Record<string, number[]> };
+    // Every column listed is in the tableset under its own name, with the same unit and UCD.
+    expect(result.listed.length).toBeGreaterThan(0);
+    expect(result.found.length).toBe(result.listed.length);
+    const byColumn = result.found
+      .map(([, column = '', unit = '', ucd = '']) => [column.replace(/^"|"$/g, ''), unit, ucd].join('\t'))
+      .sort();
+    expect(byColumn).toEqual(result.listed.map((row) => row.join('\t')).sort());
+    expect(result.counts['columns.vot']).toEqual([result.listed.length]);
+    expect(result.counts['regions.vot']?.[0]).toBeGreaterThan(0);
+    // TAP_SCHEMA: schemas, tables, columns (and the empty keys and key_columns).
+    expect(result.counts['tap_schema.vot']?.[2]).toBe(result.listed.length);
+  });
+
+  test('the served tableset validates against the VODataService XSDs, offline', async () => {
+    const folder = await tempdir();
+    await writeFile(path.join(folder, 'tables.xml'), (await get('/vo/tables')).bytes);
+    const checked = spawnSync(
+      'xmllint',
+      ['--nonet', '--noout', '--schema', path.join(PROJECT, 'schemas/vo/VOSITables-v1.0.xsd'), 'tables.xml'],
+      {
+        cwd: folder,
+        encoding: 'utf8',
+        env: { ...process.env, XML_CATALOG_FILES: path.join(PROJECT, 'schemas/vo/catalog.xml') },
+      },
+    );
+    expect(checked.status, checked.stderr).toBe(0);
+    expect(checked.stderr).toBe('tables.xml validates\n');
+  });
+});

@@ -3,7 +3,7 @@
 // `build --reference` hold it to that.
 
 import { createHash } from 'node:crypto';
-import { detailFile } from '../hosting/routes.ts';
+import { DOWNLOAD_DIR, detailFile } from '../hosting/routes.ts';
 import type { NodeYaml } from '../kinds/data.ts';
 import { KIND_TYPES, SECTIONS } from '../kinds/registry.ts';
 import type { KindType } from '../kinds/registry.ts';
@@ -12,7 +12,9 @@ import type { Archive, Entry, ReleaseEntry, SurveyEntry } from '../pipeline/asse
 import { ARCHIVE_SCHEMA_VERSION, archiveParts } from './download/archive.ts';
 import { gzipMember } from './download/gzip.ts';
 import { planDownloadIndex } from './download/index.ts';
-import { ARCHIVE_FILE } from './download/plan.ts';
+import { ARCHIVE_FILE, VO_TABLES_FILE } from './download/plan.ts';
+import { voDocuments } from './download/vo.ts';
+import { UNIT_TEXTS } from './units.ts';
 import { renderFragment } from './fragment.ts';
 import type { Fragment } from './fragment.ts';
 import { plansOf } from './plan.ts';
@@ -96,10 +98,22 @@ function downloadFiles(archive: Archive, baseUrl: string): OutputFiles {
     gzipMember(typeof part === 'string' ? Buffer.from(part, 'utf8') : (part.compact as Uint8Array)),
   );
   files.set(`${ARCHIVE_FILE}.gz`, Buffer.concat(members));
+  // Each row text rendered from the whole objects here, its URL marks filled in place.
+  const rows = (entry: Entry<NodeYaml>, text: string, fill: string): string => {
+    const declared = UNIT_TEXTS.find((t) => t.name === text);
+    const { survey, release = '' } = entry.file.placement;
+    const kind = entry.file.kind as KindType;
+    if (!declared) throw new Error(`no text named ${text}`);
+    const made = declared.render(nodeObject(kind, entry.data, [survey, release]), { survey, release }, new Uint8Array());
+    return (typeof made === 'string' ? made : Buffer.from(made).toString('utf8')).replaceAll('\0', fill);
+  };
+  const documents = voDocuments(archive, baseUrl, rows);
+  for (const [name, pieces] of documents) files.set(`${DOWNLOAD_DIR}/${name}`, textOf({ path: name, pieces, key: '', size: 0 }));
   const sha = (content: string | Uint8Array) => createHash('sha256').update(content).digest('hex');
   const plans = plansOf(files);
   const sums = new Map([...files].map(([path, content]) => [path, sha(content)]));
   for (const plan of planDownloadIndex(plans, sums, sha)) files.set(plan.path, textOf(plan));
+  files.set(VO_TABLES_FILE, textOf({ path: VO_TABLES_FILE, pieces: documents.get('tables.xml') ?? [], key: '', size: 0 }));
   return files;
 }
 

@@ -6,6 +6,15 @@
 import type { KindType } from '../kinds/registry.ts';
 import type { ApiObject } from './api/objects.ts';
 import { gzipMember } from './download/gzip.ts';
+import {
+  columnsCsvRows,
+  columnsVotRows,
+  regionsCsvRows,
+  regionsVotRows,
+  tablesetGroupTables,
+  tapColumnRows,
+  tapTableRows,
+} from './vo/index.ts';
 
 /** Where a group or facility sits: its survey's and release's names. */
 export interface UnitPlace {
@@ -25,10 +34,21 @@ export interface UnitTextDeclaration {
 }
 
 const BOTH: readonly KindType[] = ['CatalogueGroup', 'ImagingFacility'];
+const GROUPS: readonly KindType[] = ['CatalogueGroup'];
+const FACILITIES: readonly KindType[] = ['ImagingFacility'];
 
 export const UNIT_TEXTS: readonly UnitTextDeclaration[] = [
   // The compact JSON as a gzip member, for archive.json.gz.
   { name: 'json.gz', kinds: BOTH, filled: false, render: (_api, _place, compact) => gzipMember(compact) },
+  // A row per column, per region (download/, vo/).
+  { name: 'columns.csv', kinds: GROUPS, filled: true, render: columnsCsvRows },
+  { name: 'columns.vot', kinds: GROUPS, filled: true, render: columnsVotRows },
+  { name: 'regions.csv', kinds: FACILITIES, filled: true, render: regionsCsvRows },
+  { name: 'regions.vot', kinds: FACILITIES, filled: true, render: regionsVotRows },
+  // TAP_SCHEMA's tables and columns rows, and the VOSI tableset's tables.
+  { name: 'tap-tables.vot', kinds: GROUPS, filled: false, render: tapTableRows },
+  { name: 'tap-columns.vot', kinds: GROUPS, filled: false, render: tapColumnRows },
+  { name: 'tableset.xml', kinds: GROUPS, filled: false, render: tablesetGroupTables },
 ];
 
 /** The declarations of a kind's texts. */

@@ -19,7 +19,7 @@ import { classify } from './kinds/registry.ts';
 import { planApi } from './outputs/api/plan.ts';
 import { isDownloadData, planDownload } from './outputs/download/plan.ts';
 import { planOpenapi } from './outputs/openapi/plan.ts';
-import { planDownloadIndex } from './outputs/download/index.ts';
+import { SUMS_FILE, planDownloadIndex } from './outputs/download/index.ts';
 import { checksumsOf } from './destination/checksums.ts';
 import { planBrowsable } from './outputs/browsable/plan.ts';
 import type { Fragment } from './outputs/fragment.ts';
@@ -130,41 +130,48 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
   await assertReplaceable(options.outDir);
   const checked = await checkArchive(options, cache);
   if (!checked.archive) return checked;
-  const plans = await planOutputs(checked.archive, checked.fragments, options, cache);
+  const planned = planOutputs(checked.archive, checked.fragments, options);
   const previous = cache.manifest(options.outDir);
-  if (options.dryRun) return { ...checked, plans, dryRun: await compareWithOutput(plans, options.outDir, previous) };
+  const known = cache.checksums();
+  if (options.dryRun) {
+    // The download's list and page are made of its files' checksums, read here from the plans.
+    const download = planned.filter(isDownloadData);
+    const plans = [...planned, ...downloadIndex(download, await checksumsOf(download, known))];
+    return { ...checked, plans, dryRun: await compareWithOutput(plans, options.outDir, previous) };
+  }
   const spares = cache.spares(options.outDir);
   const onProgress = options.onProgress;
-  const { manifest, stats, notices } = await writePlans(plans, options.outDir, {
+  // The download's checksums are taken as its files are written, and its list and page written last.
+  const download = planned.filter(isDownloadData);
+  const { manifest, stats, notices, late } = await writePlans(planned, options.outDir, {
     ...(previous ? { previous } : {}),
     ...(spares ? { spares: { dir: spares } } : {}),
     ...(onProgress ? { onFile: (done: number, total: number) => onProgress('writing', done, total) } : {}),
+    late: {
+      measured: isDownloadData,
+      known,
+      plans: (sums) => downloadIndex(download, sums),
+      count: downloadIndex(download, new Map()).length,
+    },
   });
   cache.saveManifest(options.outDir, manifest);
+  cache.saveChecksums(new Map(download.map((p) => [p.key, known.get(p.key) ?? ''])));
   const said = [...left, ...notices];
-  return { ...checked, plans, written: stats, ...(said.length > 0 ? { notices: said } : {}) };
+  return { ...checked, plans: [...planned, ...late], written: stats, ...(said.length > 0 ? { notices: said } : {}) };
 }
 
-/**
- * Every file of every output, planned in memory; then the download's checksums, read from the
- * bytes its plans make (once per content, kept in the cache), and the list and page made of them.
- */
-async function planOutputs(
-  archive: Archive,
-  fragments: ReadonlyMap<string, Fragment>,
-  options: BuildOptions,
-  cache: Cache,
-): Promise<Plan[]> {
+/** Every file of every output, planned in memory, but those made of others' checksums (downloadIndex). */
+function planOutputs(archive: Archive, fragments: ReadonlyMap<string, Fragment>, options: BuildOptions): Plan[] {
   if (options.reference) return plansOf(referenceFiles(archive, options.baseUrl));
   // Placeholders hold a NUL character, which validation refuses in data, so a placeholder can only
   // be one (a SpliceError here is a bug, never a reason to publish something else).
-  const plans = PLANNERS.flatMap((plan) => plan({ archive, fragments, baseUrl: options.baseUrl }));
-  const download = plans.filter(isDownloadData);
-  const known = cache.checksums();
-  const sums = await checksumsOf(download, known);
-  const index = planDownloadIndex(download, sums, sha256Hex);
-  cache.saveChecksums(new Map(download.map((p) => [p.key, sums.get(p.path) ?? ''])));
-  return [...plans, ...index];
+  return PLANNERS.flatMap((plan) => plan({ archive, fragments, baseUrl: options.baseUrl }));
+}
+
+/** The download's checksum list and page, from its files' checksums (none on the reference path, which has them). */
+function downloadIndex(download: readonly Plan[], sums: ReadonlyMap<string, string>): Plan[] {
+  if (download.length === 0 || download.some((p) => p.path === SUMS_FILE)) return [];
+  return planDownloadIndex(download, sums, sha256Hex);
 }
 
 function sha256Hex(text: string): string {

@@ -5,7 +5,7 @@
 // never modified in place, so sharing them between the old and new folder is safe. New files are
 // written over spares (spares.ts) where there are some.
 
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, linkSync, mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
@@ -34,6 +34,18 @@ export interface WriteOptions {
    */
   spares?: { dir: string; minBytes?: number };
   onFile?: (done: number, total: number) => void;
+  /**
+   * Files planned from the checksums of others (the download's list and page): the SHA-256 of each
+   * plan `measured` picks is taken as its bytes are written (or found in `known`, by plan key, for
+   * a file linked rather than written), and `plans` makes the late files from them, written last.
+   */
+  late?: {
+    measured: (plan: Plan) => boolean;
+    known: Map<string, string>;
+    plans: (sums: ReadonlyMap<string, string>) => Plan[];
+    /** How many late files there will be, for the progress count. */
+    count: number;
+  };
 }
 
 /** Writes in flight into one file: one fills while others are written. */
@@ -45,7 +57,7 @@ export async function writePlans(
   plans: readonly Plan[],
   outDir: string,
   options: WriteOptions = {},
-): Promise<{ manifest: Manifest; stats: WriteStats; notices: string[] }> {
+): Promise<{ manifest: Manifest; stats: WriteStats; notices: string[]; late: Plan[] }> {
   const target = path.resolve(outDir);
   const parent = path.dirname(target);
   await assertReplaceable(target);
@@ -64,12 +76,13 @@ export async function writePlans(
   } catch (error) {
     throw new WriteError(`cannot create a staging folder in ${parent}: ${(error as Error).message}`);
   }
-  const manifest = manifestOf(plans);
   const stats: WriteStats = { written: 0, linked: 0, recycled: 0, bytes: 0 };
+  const late = options.late;
+  const sums = new Map<string, string>();
+  let latePlans: Plan[] = [];
   const previous = options.previous && (await outputBuildId(target)) === options.previous.build ? options.previous : undefined;
   const spares = options.spares ? Spares.open(options.spares.dir, options.spares.minBytes) : undefined;
   try {
-    await writeFile(path.join(staging, MARKER), markerText(manifest.build));
     const writers = new WriterPool();
     const made = new Set<string>();
     // The same bytes already written in this build (the ifs listing is the catalogues one until
@@ -88,6 +101,7 @@ export async function writePlans(
       plans.filter((_, i) => !sources[i]).map((p) => ({ path: p.path, size: sizeOf(path.join(target, p.path)) })),
     );
     let index = 0;
+    const total = plans.length + (late?.count ?? 0);
     // Several files are written at once: writes into one file take turns, writes into different
     // files do not. A twin is linked once the file it shares is complete.
     const done = new Map<string, Promise<void>>();
@@ -100,20 +114,29 @@ export async function writePlans(
         made.add(dir);
       }
       const twin = twins[i];
+      const measured = late?.measured(plan) ?? false;
       const job = (async () => {
         if (twin) await done.get(twin);
         const source = sources[i];
-        if (source && link(source, file)) {
+        const known = measured ? late?.known.get(plan.key) : undefined;
+        if (source && (!measured || known !== undefined) && link(source, file)) {
           stats.linked++;
+          if (known !== undefined) sums.set(plan.path, known);
         } else {
           // Once a file has failed the rest are not started: the staging folder goes anyway.
-          const result = await writers.run(async (writer) => (failure ? undefined : writer.write(file, plan, spareFor?.get(plan.path))));
+          const result = await writers.run(async (writer) =>
+            failure ? undefined : writer.write(file, plan, spareFor?.get(plan.path), measured),
+          );
           if (!result) return;
           stats.bytes += result.bytes;
           stats.written++;
           if (result.reused) stats.recycled++;
+          if (result.sha256 !== undefined) {
+            sums.set(plan.path, result.sha256);
+            late?.known.set(plan.key, result.sha256);
+          }
         }
-        options.onFile?.(++index, plans.length);
+        options.onFile?.(++index, total);
       })().catch((error: unknown) => {
         failure ??= { error, path: plan.path };
       });
@@ -122,24 +145,47 @@ export async function writePlans(
     });
     // Every job ends before the staging folder may go; the first failure is reported.
     await Promise.all(jobs);
+    if (!failure && late) {
+      latePlans = late.plans(sums);
+      for (const plan of latePlans) {
+        const file = path.join(staging, plan.path);
+        mkdirSync(path.dirname(file), { recursive: true });
+        if (previous?.files[plan.path] === plan.key && link(path.join(target, plan.path), file)) {
+          stats.linked++;
+        } else {
+          const result = await writers
+            .run((writer) => writer.write(file, plan, undefined, false))
+            .catch((error: unknown) => {
+              failure ??= { error, path: plan.path };
+            });
+          if (!result) break;
+          stats.bytes += result.bytes;
+          stats.written++;
+        }
+        options.onFile?.(++index, total);
+      }
+    }
     if (failure) {
       const { error, path: failed } = failure;
       if (error instanceof StaleBytesError) throw error;
       const full = ['ENOSPC', 'EDQUOT'].includes((error as NodeJS.ErrnoException).code ?? '') ? '; free some space and build again' : '';
       throw new WriteError(`cannot write ${failed} of the output: ${(error as Error).message}; ${outDir} was left as it was${full}`);
     }
+    // The marker names the build by every file it holds, the late ones included.
+    await writeFile(path.join(staging, MARKER), markerText(manifestOf([...plans, ...latePlans]).build));
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     if (error instanceof StaleBytesError || error instanceof WriteError) throw error;
     throw new WriteError(`cannot write the output: ${(error as Error).message}; ${outDir} was left as it was`);
   }
+  const manifest = manifestOf([...plans, ...latePlans]);
   const notice = await swap(
     staging,
     target,
     besideOutput(target, 'old', id),
-    spares && ((old) => spares.refill(old, new Set(plans.map((p) => p.path)))),
+    spares && ((old) => spares.refill(old, new Set([...plans, ...latePlans].map((p) => p.path)))),
   );
-  return { manifest, stats, notices: notice ? [notice] : [] };
+  return { manifest, stats, notices: notice ? [notice] : [], late: latePlans };
 }
 
 /** A few writers, each lent to one file at a time, in the order files ask. */
@@ -173,14 +219,16 @@ class PlanWriter {
    * Writes one plan's bytes into a new file, or over a spare moved into its place; returns how
    * many bytes it wrote and whether it reused the spare.
    */
-  async write(file: string, plan: Plan, spare?: string): Promise<{ bytes: number; reused: boolean }> {
+  async write(file: string, plan: Plan, spare?: string, measure = false): Promise<{ bytes: number; reused: boolean; sha256?: string }> {
     const { handle, reused } = await openOver(file, spare);
     let at = 0;
     let stopped: unknown;
+    const hash = measure ? createHash('sha256') : undefined;
     try {
       for await (const [slot, chunk] of this.reader.chunks(plan.pieces)) {
         const offset = at;
         at += chunk.length;
+        hash?.update(chunk);
         slot.busy = writeAll(handle, chunk, offset);
         // Its failure is taken up when the slot is next awaited, maybe after other events: marked
         // as handled now, so that Node does not end the process over it first.
@@ -197,7 +245,7 @@ class PlanWriter {
     if (failure === undefined && reused) await handle.truncate(at).catch((error: unknown) => (failure = error));
     await handle.close();
     if (failure !== undefined) throw failure instanceof Error ? failure : new Error(`writing failed: ${JSON.stringify(failure)}`);
-    return { bytes: at, reused };
+    return { bytes: at, reused, ...(hash ? { sha256: hash.digest('hex') } : {}) };
   }
 
   /** The next slot, once its write has ended. */

@@ -165,6 +165,20 @@ const cases: Case[] = [
     message: /catalogue table name "SpecObj" is already used by a sibling \(metadata\/alpha\/dr1\/catalogues\/SpecCat\.yaml:7\)/,
   },
   {
+    name: 'two groups of a release whose names differ only in case (their files collide on macOS, their VO tables in ADQL)',
+    files: {
+      'alpha/dr1/catalogues/speccat.yaml': group('  - id: 290\n    name: Other\n    columns: []\n')
+        .replace('id: 20\n', 'id: 29\n')
+        .replace('name: SpecCat\n', 'name: speccat\n'),
+    },
+    file: 'alpha/dr1/catalogues/speccat.yaml',
+    line: 2,
+    col: 7,
+    rule: 'names/unique',
+    message:
+      /catalogue group name "speccat" differs only in case from its sibling "SpecCat" \(metadata\/alpha\/dr1\/catalogues\/SpecCat\.yaml:\d+\); names are unique within their parent, whatever their case/,
+  },
+  {
     name: 'survey ids are positive integers',
     files: {
       'gamma/survey.yaml':

@@ -94,30 +94,36 @@ function siblingNamesAreUnique(archive: Archive, nodes: readonly NodeVisit[], re
     file: MetadataFile;
     pointer: readonly PathSegment[];
   }
-  const scopes = new Map<object, Map<string, Place>>();
-  const check = (scope: object, place: Place, name: string, what: string) => {
+  const scopes = new Map<object, Map<string, { place: Place; name: string }>>();
+  // Names of files (surveys, releases, groups, facilities) are compared without regard to case: two
+  // files named so collide on macOS and Windows, and VO table names (which hold a group's) ignore case.
+  const check = (scope: object, place: Place, name: string, what: string, isFile = false) => {
     let names = scopes.get(scope);
-    if (!names) scopes.set(scope, (names = new Map<string, Place>()));
-    const previous = names.get(name);
-    if (previous !== undefined) {
+    if (!names) scopes.set(scope, (names = new Map<string, { place: Place; name: string }>()));
+    const key = isFile ? name.toLowerCase() : name;
+    const seen = names.get(key);
+    if (seen !== undefined) {
+      const previous = seen.place;
       const where = `${previous.file.display}:${previous.file.locate([...previous.pointer, 'name']).line}`;
+      const used = seen.name === name ? `is already used by a sibling` : `differs only in case from its sibling "${seen.name}"`;
       report(
         place.file,
         [...place.pointer, 'name'],
         'names/unique',
-        `${what} name "${name}" is already used by a sibling (${where}); names are unique within their parent`,
+        `${what} name "${name}" ${used} (${where}); names are unique within their parent${isFile ? ', whatever their case' : ''}`,
       );
     } else {
-      names.set(name, place);
+      names.set(key, { place, name });
     }
   };
   const surveys = {};
   for (const survey of archive.surveys) {
-    check(surveys, { file: survey.file, pointer: [] }, survey.data.name, KINDS.Survey.word);
-    for (const release of survey.releases) check(survey, { file: release.file, pointer: [] }, release.data.name, KINDS.DataRelease.word);
+    check(surveys, { file: survey.file, pointer: [] }, survey.data.name, KINDS.Survey.word, true);
+    for (const release of survey.releases)
+      check(survey, { file: release.file, pointer: [] }, release.data.name, KINDS.DataRelease.word, true);
   }
   // A release's files of one kind are siblings: each kind's list of the release is its scope.
-  for (const n of nodes) check(n.parent ?? n.release.roots[n.kind] ?? n.release, n, n.node.name, KINDS[n.kind].word);
+  for (const n of nodes) check(n.parent ?? n.release.roots[n.kind] ?? n.release, n, n.node.name, KINDS[n.kind].word, !n.parent);
 }
 
 function releaseNumbersAreUniquePerSurvey(archive: Archive, report: Report): void {

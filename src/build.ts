@@ -105,7 +105,8 @@ export interface BuildResult extends CheckResult {
 
 /** Everything but the output: every problem in every file, in one run. */
 export function check(options: CheckOptions): Promise<CheckResult> {
-  return recovering(options, checkArchive);
+  // Without a cache, the texts the outputs need would be rendered for nothing.
+  return recovering(options, (given, cache) => checkArchive(given, cache, given.cacheDir !== undefined && !given.reference));
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
@@ -180,7 +181,7 @@ function sha256Hex(text: string): string {
 
 // ---- Checking ---------------------------------------------------------------------------------------
 
-async function checkArchive(options: CheckOptions, cache: Cache): Promise<CheckResult> {
+async function checkArchive(options: CheckOptions, cache: Cache, render = true): Promise<CheckResult> {
   if (options.reference) return checkReference(options);
   const known = cache.scanIndex(options.metadataDir);
   const {
@@ -203,6 +204,7 @@ async function checkArchive(options: CheckOptions, cache: Cache): Promise<CheckR
   const onProgress = options.onProgress;
   const digests = await digestAll(requests, cache, {
     workers: options.workers ?? 0,
+    render,
     ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
     ...(onProgress ? { onProgress: (done: number, total: number) => onProgress('reading', done, total) } : {}),
   });

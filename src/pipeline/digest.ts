@@ -64,7 +64,7 @@ function shapeOf(data: unknown): string {
   return createHash('sha256').update(JSON.stringify(data)).digest('hex');
 }
 
-export function digest(relative: string, bytes: Uint8Array, key: string, validators: Validators): Digest {
+export function digest(relative: string, bytes: Uint8Array, key: string, validators: Validators, render = true): Digest {
   const placed = classify(relative);
   if ('problem' in placed) throw new Error(`digest of a file outside the layout: ${relative}`);
   const { kind, placement } = placed;
@@ -80,7 +80,7 @@ export function digest(relative: string, bytes: Uint8Array, key: string, validat
   if (kind === 'Retired' || !sectionOf(kind)) return { ...base, diagnostics, valid, data: file.data, shape: shapeOf(file.data) };
   const data = skeleton(kind, file.data);
   const shape = shapeOf(data);
-  if (!valid) return { ...base, diagnostics, valid, data, shape };
+  if (!valid || !render) return { ...base, diagnostics, valid, data, shape };
   const fragment = renderFragment(kind, file.data as NodeYaml, [placement.survey, placement.release ?? ''], key);
   return { ...base, diagnostics, valid, data, shape, fragment };
 }

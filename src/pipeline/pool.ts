@@ -14,6 +14,8 @@ export interface Job {
   /** The file's UTF-8 bytes; decoded by whichever thread parses them. */
   bytes: Uint8Array;
   key: string;
+  /** Whether to render the texts the outputs splice in (a check without a cache needs none). */
+  render: boolean;
 }
 
 /** A file to digest: its bytes are read only if the cache does not have its digest. */
@@ -25,7 +27,7 @@ export interface Request {
 
 /** Digests one file and stores the digest in the cache: the same in this thread and in a worker. */
 export function digestJob(job: Job, validators: Validators, cache: Cache): Digest {
-  const result = digest(job.relative, job.bytes, job.key, validators);
+  const result = digest(job.relative, job.bytes, job.key, validators, job.render);
   cache.put(result);
   return result;
 }
@@ -43,11 +45,11 @@ export function defaultWorkers(): number {
 export async function digestAll(
   requests: readonly Request[],
   cache: Cache,
-  options: { workers: number; cacheDir?: string; onProgress?: (done: number, total: number) => void },
+  options: { workers: number; render?: boolean; cacheDir?: string; onProgress?: (done: number, total: number) => void },
 ): Promise<Digest[]> {
   const results: (Digest | undefined)[] = requests.map((r) => cache.get(r.key));
   const todo = requests.flatMap((r, index) =>
-    results[index] ? [] : [{ job: { relative: r.relative, key: r.key, bytes: r.bytes() }, index }],
+    results[index] ? [] : [{ job: { relative: r.relative, key: r.key, bytes: r.bytes(), render: options.render ?? true }, index }],
   );
   let done = requests.length - todo.length;
   const tick = () => options.onProgress?.(++done, requests.length);

@@ -9,7 +9,7 @@ const HEADER = Uint8Array.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
 /** One gzip member holding `bytes`. */
 export function gzipMember(bytes: Uint8Array): Uint8Array {
-  const body = deflateRawSync(bytes, { level: 9 });
+  const body = deflateRawSync(bytes, { level: 6 });
   const out = new Uint8Array(HEADER.length + body.length + 8);
   out.set(HEADER, 0);
   out.set(body, HEADER.length);

@@ -2,10 +2,11 @@
 // the benchmark's bench/ into bench/lib/, each only when something it is made from has changed
 // since its last compile. The npm scripts run it before every command: tsc takes about 1.5 s even
 // when there is nothing to do, far longer than a warm build. With --force (`npm run compile`, and
-// `npm ci` through the prepare script) it always compiles.
+// `npm ci` through the prepare script) it always compiles; with --check it only says what is out
+// of date (exit 1) or that nothing is (exit 0).
 
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -55,11 +56,24 @@ async function writeValidators() {
 }
 
 const force = process.argv.includes('--force');
+// --check compiles nothing: it says what is out of date, and exits 1 if anything is.
+const checkOnly = process.argv.includes('--check');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+let stale = false;
 for (const project of PROJECTS) {
   const stamp = path.join(root, project.out, '.compiled');
   const last = force ? undefined : mtime(stamp);
-  if (last !== undefined && changedSince(last, project) === undefined) continue;
+  const changed = last === undefined ? undefined : changedSince(last, project);
+  if (last !== undefined && changed === undefined) continue;
+  if (checkOnly) {
+    stale = true;
+    const why = last === undefined ? 'was never compiled' : `is older than ${path.relative(root, changed)}`;
+    process.stdout.write(`${project.out}/ ${why}\n`);
+    continue;
+  }
+  // The output folder is made first: made by tsc, it would move the time of a folder it sits in
+  // (bench/) past the stamp's, and the next command would compile again for nothing.
+  mkdirSync(path.join(root, project.out), { recursive: true });
   // The stamp's time is taken before compiling, so an edit made while tsc runs is not missed.
   const started = new Date();
   const run = spawnSync(process.execPath, [tsc, '-p', path.join(root, project.tsconfig)], { stdio: 'inherit' });
@@ -68,3 +82,4 @@ for (const project of PROJECTS) {
   writeFileSync(stamp, `${project.out}/ was compiled at this file's modification time (scripts/compile.mjs).\n`);
   utimesSync(stamp, started, started);
 }
+if (stale) process.exit(1);

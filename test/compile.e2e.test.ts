@@ -35,29 +35,32 @@ const mtime = async (file: string) => (await stat(file)).mtimeMs;
 test('compiles when lib/ is missing or a source changed, and leaves lib/ alone otherwise', async () => {
   const dir = await copy();
   const stamp = path.join(dir, 'lib/.compiled');
+  expect(compile(dir, '--check')).toMatchObject({ status: 1, stdout: 'lib/ was never compiled\nbench/lib/ was never compiled\n' });
   expect(compile(dir).status).toBe(0);
   expect(await readFile(path.join(dir, 'lib/cli.js'), 'utf8')).toContain('export async function main');
   const first = await mtime(stamp);
   const routes = await mtime(path.join(dir, 'lib/hosting/routes.js'));
 
   // Nothing changed: no compile.
+  expect(compile(dir, '--check')).toMatchObject({ status: 0, stdout: '' });
   expect(compile(dir)).toMatchObject({ status: 0, stdout: '', stderr: '' });
   expect(await mtime(stamp)).toBe(first);
   expect(await mtime(path.join(dir, 'lib/hosting/routes.js'))).toBe(routes);
 
-  // An edited file, a new one, and a renamed one (whose own time stays old) are compiled.
-  await writeFile(
-    path.join(dir, 'src/hosting/routes.ts'),
-    `${await readFile(path.join(dir, 'src/hosting/routes.ts'), 'utf8')}\nexport const EDITED = 'edited';\n`,
-  );
+  // An edited file, a new one, and a renamed one (whose own time stays old) are each seen (--check
+  // says so, compiling nothing), and compiled.
+  const edited = path.join(dir, 'src/hosting/routes.ts');
+  await writeFile(edited, `${await readFile(edited, 'utf8')}\nexport const EDITED = 'edited';\n`);
+  expect(compile(dir, '--check')).toMatchObject({ status: 1, stdout: 'lib/ is older than src/hosting/routes.ts\n' });
   await writeFile(path.join(dir, 'src/added.ts'), "export const ADDED = 'added';\n");
+  expect(compile(dir, '--check')).toMatchObject({ status: 1, stdout: 'lib/ is older than src\n' });
   expect(compile(dir).status).toBe(0);
   expect(await readFile(path.join(dir, 'lib/hosting/routes.js'), 'utf8')).toContain("export const EDITED = 'edited';");
   expect(await readFile(path.join(dir, 'lib/added.js'), 'utf8')).toContain("export const ADDED = 'added';");
   expect(await mtime(stamp)).toBeGreaterThan(first);
+  expect(compile(dir, '--check')).toMatchObject({ status: 0, stdout: '' });
   await rename(path.join(dir, 'src/added.ts'), path.join(dir, 'src/renamed.ts'));
-  expect(compile(dir).status).toBe(0);
-  expect(await readFile(path.join(dir, 'lib/renamed.js'), 'utf8')).toContain("export const ADDED = 'added';");
+  expect(compile(dir, '--check')).toMatchObject({ status: 1, stdout: 'lib/ is older than src\n' });
 }, 60_000);
 
 test('a source that does not compile fails the command, and is tried again next time', async () => {
@@ -72,7 +75,8 @@ test('a source that does not compile fails the command, and is tried again next 
   expect(broken.stdout).toContain('src/hosting/routes.ts');
   expect(broken.stdout).toContain("Type 'string' is not assignable to type 'number'");
   expect(await mtime(path.join(dir, 'lib/.compiled'))).toBe(stamp);
-  expect(compile(dir).status).not.toBe(0);
+  // Still out of date: the next command compiles again.
+  expect(compile(dir, '--check')).toMatchObject({ status: 1, stdout: 'lib/ is older than src/hosting/routes.ts\n' });
   await writeFile(file, good);
   expect(compile(dir).status).toBe(0);
 }, 60_000);

@@ -32,7 +32,7 @@ afterAll(() => {
  * (15 s in all), shrinking included: a failure then shows the smallest case found by then, and the
  * script (its replay line) shrinks it the rest of the way.
  */
-const RUNS = { parsers: 1000, verdicts: 50, output: 30 };
+const RUNS = { parsers: 1000, verdicts: 30, output: 20 };
 const LIMITS_MS = { parsers: 3_000, verdicts: 5_000, output: 7_000 };
 
 const options = (property: keyof typeof RUNS): RunOptions => ({

@@ -3,22 +3,13 @@
 // the flag or Netlify's environment.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { cp, lstat, mkdir, readFile, readdir, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_BASE_URL, resolveBaseUrl } from '../src/hosting/base-url.ts';
 import { UsageError } from '../src/errors.ts';
 import { renderNetlifyToml } from '../src/hosting/netlify.ts';
-import { FIXTURE, PROJECT, cli, expectSameFiles, http, snapshotTree, syntheticdir, tempdir, testdir, outputCount } from './helpers.ts';
-
-/** The CPU time a running process has used, from /proc; it fails the test once the process has ended. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  // utime and stime, in clock ticks of 10 ms.
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+import { FIXTURE, PROJECT, cli, expectSameFiles, http, snapshotTree, tempdir, testdir, outputCount } from './helpers.ts';
 
 describe('archive-schema build', () => {
   test('writes the API and says what it did', async () => {
@@ -154,28 +145,6 @@ describe('archive-schema build', () => {
       /^metadata\/gamma\/survey\.yaml\n  metadata\/gamma\/survey\.yaml:1:5  error  [^\n]+\n\n1 error in 1 file, and 2 warnings not shown\. Nothing was written; dist was left as it was\.\n$/,
     );
   });
-
-  test('Ctrl-C stops a build at once, and the output stays as it was', async () => {
-    const dir = await syntheticdir('M');
-    expect((await cli(['build'], dir)).code).toBe(0);
-    const before = await snapshotTree(path.join(dir, 'dist'));
-    // A cold build of the synthetic M archive in one thread: about two seconds of work.
-    const child = spawn(process.execPath, [path.join(PROJECT, 'bin/archive-schema.js'), 'build', '--no-cache', '--workers', '0'], {
-      cwd: dir,
-      stdio: 'ignore',
-    });
-    const ended = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
-    try {
-      // Interrupted once it is well into the build (its start-up takes far less CPU time than this).
-      while (cpuMs(child.pid ?? 0) < 250) await sleep(10);
-      child.kill('SIGINT');
-      expect(await Promise.race([ended, sleep(10_000, 'still running')])).toBe('SIGINT');
-    } finally {
-      child.kill('SIGKILL');
-    }
-    const after = await snapshotTree(path.join(dir, 'dist'));
-    expectSameFiles(after, before);
-  }, 30_000);
 
   // In a folder named `my archive`, build and check ended with "internal error … scandir
   // '…/my%20archive/lib/'" and serve could not read netlify.toml: paths were taken from URL.pathname.

@@ -38,14 +38,14 @@ function run(args: string[], cwd: string, stop?: { signal: NodeJS.Signals; after
   });
 }
 
-/** Each file's hash, by path, with the inode, size and change time it was read at. */
+/** Each file's hash, by path, with the inode, size and modification time it was read at. */
 const known = new Map<string, { stamp: string; hash: string }>();
 
 /**
  * One hash of a folder's every file, by path and bytes: two outputs are the same when their hashes
- * are. A file whose inode, size and change time are those it was hashed at is not read again (an L
- * output is 0.7 GB, and a killed build mostly leaves it untouched); a write, even in place, moves
- * the change time.
+ * are. A file whose inode, size and modification time are those it was hashed at is not read again
+ * (an L output is 0.8 GB, and a killed build mostly leaves it untouched, or links what it keeps); a
+ * write, even in place, moves the modification time.
  */
 async function treeHash(dir: string): Promise<string> {
   const hash = createHash('sha256');
@@ -59,7 +59,7 @@ async function treeHash(dir: string): Promise<string> {
       }
       const full = path.join(dir, relative);
       const info = await stat(full, { bigint: true });
-      const stamp = `${info.ino}:${info.size}:${info.ctimeNs}:${info.mtimeNs}`;
+      const stamp = `${info.ino}:${info.size}:${info.mtimeNs}`;
       let seen = known.get(full);
       if (seen?.stamp !== stamp) {
         seen = {

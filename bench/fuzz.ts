@@ -17,6 +17,8 @@ import { lstat, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
+// mulberry32, for the many small choices of a file's style.
+import { Rng } from './synthetic.ts';
 
 // ---- The code under test ---------------------------------------------------------------------------
 
@@ -588,33 +590,6 @@ export const fileStyleArb: fc.Arbitrary<FileStyle> = fc.oneof(
     }),
   },
 );
-
-/** mulberry32, for the many small choices of a file's style. */
-class Rng {
-  private state: number;
-
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    const item = items[Math.floor(this.next() * items.length)];
-    if (item === undefined) throw new Error('pick from an empty list');
-    return item;
-  }
-}
 
 const CORE = /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE)$/;
 /** Plain scalars that read back as the same string in both parsers: letters first, no indicators. */

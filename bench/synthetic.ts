@@ -46,7 +46,7 @@ export interface ArchiveStats {
 // ---- Randomness ----------------------------------------------------------------------------------
 
 /** mulberry32: tiny, fast and the same on every platform, so a size always gives the same bytes. */
-class Rng {
+export class Rng {
   private state: number;
 
   constructor(seed: number) {

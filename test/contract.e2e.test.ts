@@ -1,13 +1,12 @@
 // The API contract over real HTTP: the fixture archive is built with the real CLI, served by
 // `archive-schema serve --port 0` in a child process, and every row of the contract is asked.
 
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newAjv } from '../src/pipeline/ajv.ts';
-import { PROJECT, cli, http, testdir } from './helpers.ts';
+import { PROJECT, cli, http, serveSite, testdir } from './helpers.ts';
 import type { HttpResult } from './helpers.ts';
 
 const BASE = 'https://schema.test';
@@ -27,20 +26,7 @@ beforeAll(async () => {
   const built = await cli(['build', '--base-url', BASE], dir);
   expect(built.code, built.stderr).toBe(0);
   dist = path.join(dir, 'dist');
-  const child = spawn(process.execPath, [path.join(PROJECT, 'bin/archive-schema.js'), 'serve', '--dir', dist, '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server = child;
-  origin = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /at (http:\/\/[^ ]+) /.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.stderr.on('data', (chunk: Buffer) => reject(new Error(chunk.toString())));
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-  });
+  ({ origin, server } = await serveSite(dist));
 });
 
 afterAll(() => {

@@ -3,14 +3,14 @@
 // `sha256sum -c`; archive.json holds each survey exactly as its route gives it; archive.json.gz is
 // that text, the same bytes on every build; a rebuild after an edit keeps all of it true.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DOCUMENTS, DOCUMENT_TYPES, requestTarget } from '../src/hosting/routes.ts';
-import { PROJECT, cli, edit, http, tempdir, testdir } from './helpers.ts';
+import { PROJECT, cli, edit, http, serveSite, tempdir, testdir } from './helpers.ts';
 
 const BASE = 'https://schema.example.org';
 
@@ -18,28 +18,11 @@ let server: ChildProcess | undefined;
 let origin = '';
 let dir = '';
 
-async function serve(dist: string): Promise<void> {
-  const child = spawn(process.execPath, [path.join(PROJECT, 'bin/archive-schema.js'), 'serve', '--dir', dist, '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server = child;
-  origin = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /at (http:\/\/[^ ]+) /.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.stderr.on('data', (chunk: Buffer) => reject(new Error(chunk.toString())));
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-  });
-}
-
 beforeAll(async () => {
   dir = await testdir();
   const built = await cli(['build', '--base-url', BASE], dir);
   expect(built.code, built.stderr).toBe(0);
-  await serve(path.join(dir, 'dist'));
+  ({ origin, server } = await serveSite(path.join(dir, 'dist')));
 });
 
 afterAll(() => {

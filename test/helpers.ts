@@ -1,7 +1,8 @@
 // Shared test helpers: temporary project folders from object literals, an in-process CLI run,
 // and a raw HTTP client that sends exactly the method and path it is given.
 
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
@@ -159,4 +160,25 @@ export function http(base: string, method: string, target: string, headers: Reco
 export async function outputCount(dir: string): Promise<number> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries.filter((e) => e.isFile() && !(e.parentPath === dir && e.name.startsWith('.'))).length;
+}
+
+/**
+ * `archive-schema serve --dir <dist> --port 0` as a child process, once it says where it listens:
+ * its origin (http://127.0.0.1:<port>), and the process to stop when done.
+ */
+export async function serveSite(dist: string): Promise<{ origin: string; server: ChildProcess }> {
+  const server = spawn(process.execPath, [path.join(PROJECT, 'bin/archive-schema.js'), 'serve', '--dir', dist, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const origin = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /at (http:\/\/[^ ]+) /.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    server.stderr.on('data', (chunk: Buffer) => reject(new Error(chunk.toString())));
+    server.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+  });
+  return { origin, server };
 }

@@ -122,45 +122,22 @@ const NOWHERE: Position = { line: 0, col: 0 };
  */
 export const MAX_DEPTH = 64;
 
+/** A file refused at a place in it. */
+function refusal(display: string, position: Position, rule: string, message: string): Diagnostic {
+  return { file: display, ...position, severity: 'error', rule, message };
+}
+
 function tooDeep(display: string, position: Position): Diagnostic {
-  return {
-    file: display,
-    ...position,
-    severity: 'error',
-    rule: 'yaml/too-deep',
-    message: `lists and mappings are nested more than ${MAX_DEPTH} deep here, where metadata nests a few levels; check the indentation and the brackets`,
-  };
+  return refusal(
+    display,
+    position,
+    'yaml/too-deep',
+    `lists and mappings are nested more than ${MAX_DEPTH} deep here, where metadata nests a few levels; check the indentation and the brackets`,
+  );
 }
 
-function tagged(display: string, position: Position, tag: string): Diagnostic {
-  return {
-    file: display,
-    ...position,
-    severity: 'error',
-    rule: 'yaml/tag',
-    message: `the tag ${tag} is not used in metadata files; remove it and write the value plainly (in quotes for a string)`,
-  };
-}
-
-function complexKey(display: string, position: Position): Diagnostic {
-  return {
-    file: display,
-    ...position,
-    severity: 'error',
-    rule: 'yaml/complex-key',
-    message: 'a key here is a list or a mapping; keys in metadata files are names: write the key as plain text',
-  };
-}
-
-function nullKey(display: string, position: Position): Diagnostic {
-  return {
-    file: display,
-    ...position,
-    severity: 'error',
-    rule: 'yaml/null-key',
-    message: 'a key here is empty or null (`null:`, `~:`, or a value with no key); write the name of the key',
-  };
-}
+const COMPLEX_KEY = 'a key here is a list or a mapping; keys in metadata files are names: write the key as plain text';
+const NULL_KEY = 'a key here is empty or null (`null:`, `~:`, or a value with no key); write the name of the key';
 
 /** Line and column (from 1) of an offset in a text. */
 function positionIn(text: string, offset: number): Position {
@@ -370,13 +347,12 @@ export function parseFile(display: string, given: string): { file?: ParsedFile; 
     return {
       diagnostics: [
         ...diagnostics,
-        {
-          file: display,
-          ...at(directive.index),
-          severity: 'error',
-          rule: 'yaml/directive',
-          message: `the directive ${directive[0]} is not used in metadata files, which are read as YAML 1.2; remove the line`,
-        },
+        refusal(
+          display,
+          at(directive.index),
+          'yaml/directive',
+          `the directive ${directive[0]} is not used in metadata files, which are read as YAML 1.2; remove the line`,
+        ),
       ],
     };
   }
@@ -394,13 +370,14 @@ export function parseFile(display: string, given: string): { file?: ParsedFile; 
         return yaml().visit.BREAK;
       },
     });
-    diagnostics.push({
-      file: display,
-      ...first,
-      severity: 'error',
-      rule: 'yaml/aliases',
-      message: `${firstLine((error as Error).message)}; metadata files need no aliases (*name): write the values out`,
-    });
+    diagnostics.push(
+      refusal(
+        display,
+        first,
+        'yaml/aliases',
+        `${firstLine((error as Error).message)}; metadata files need no aliases (*name): write the values out`,
+      ),
+    );
     return { diagnostics };
   }
   const locate = (pointer: readonly PathSegment[], where: 'key' | 'value' = 'value'): Position => at(offsetOf(doc, pointer, where));
@@ -427,26 +404,28 @@ function shapeProblem(doc: Document, text: string, display: string, at: (offset:
       const [start = 0] = node.range ?? [];
       const [from = 0, , to = 0] = target?.range ?? [];
       if (target && start >= from && start < to) {
-        return {
-          file: display,
-          ...at(start),
-          severity: 'error',
-          rule: 'yaml/aliases',
-          message: `the alias *${node.source} is inside the value it names, which would contain itself; write the values out`,
-        };
+        return refusal(
+          display,
+          at(start),
+          'yaml/aliases',
+          `the alias *${node.source} is inside the value it names, which would contain itself; write the values out`,
+        );
       }
     } else if (isScalar(node) || isCollection(node)) {
       const start = node.range?.[0] ?? 0;
-      if (node.tag !== undefined) return tagged(display, at(tagStart(text, start)), tagText(node.tag));
+      if (node.tag !== undefined) {
+        const message = `the tag ${tagText(node.tag)} is not used in metadata files; remove it and write the value plainly (in quotes for a string)`;
+        return refusal(display, at(tagStart(text, start)), 'yaml/tag', message);
+      }
       if (isCollection(node)) {
         if (depth + 1 > MAX_DEPTH) return tooDeep(display, at(start));
         for (const item of [...node.items].reverse()) {
           if (isPair(item)) {
-            if (isCollection(item.key)) return complexKey(display, at(item.key.range?.[0] ?? start));
+            if (isCollection(item.key)) return refusal(display, at(item.key.range?.[0] ?? start), 'yaml/complex-key', COMPLEX_KEY);
             if (item.key === null || (isScalar(item.key) && item.key.value === null)) {
               const keyAt = isScalar(item.key) ? item.key.range?.[0] : undefined;
               const valueAt = isScalar(item.value) || isCollection(item.value) ? item.value.range?.[0] : undefined;
-              return nullKey(display, at(keyAt ?? valueAt ?? start));
+              return refusal(display, at(keyAt ?? valueAt ?? start), 'yaml/null-key', NULL_KEY);
             }
             stack.push([item.value, depth + 1], [item.key, depth + 1]);
           } else {

@@ -19,7 +19,7 @@ import { classify } from './kinds/registry.ts';
 import { planApi } from './outputs/api/plan.ts';
 import { isDownloadData, planDownload } from './outputs/download/plan.ts';
 import { planOpenapi } from './outputs/openapi/plan.ts';
-import { SUMS_FILE, planDownloadIndex } from './outputs/download/index.ts';
+import { INDEX_FILES, SUMS_FILE, planDownloadIndex } from './outputs/download/index.ts';
 import { checksumsOf } from './destination/checksums.ts';
 import { planBrowsable } from './outputs/browsable/plan.ts';
 import type { Fragment } from './outputs/fragment.ts';
@@ -152,7 +152,7 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
       measured: isDownloadData,
       known,
       plans: (sums) => downloadIndex(download, sums),
-      count: downloadIndex(download, new Map()).length,
+      count: needsIndex(download) ? INDEX_FILES.length : 0,
     },
   });
   cache.saveManifest(options.outDir, manifest);
@@ -171,8 +171,12 @@ function planOutputs(archive: Archive, fragments: ReadonlyMap<string, Fragment>,
 
 /** The download's checksum list and page, from its files' checksums (none on the reference path, which has them). */
 function downloadIndex(download: readonly Plan[], sums: ReadonlyMap<string, string>): Plan[] {
-  if (download.length === 0 || download.some((p) => p.path === SUMS_FILE)) return [];
-  return planDownloadIndex(download, sums, sha256Hex);
+  return needsIndex(download) ? planDownloadIndex(download, sums, sha256Hex) : [];
+}
+
+/** Whether the download's list and page are still to be made from these files' checksums. */
+function needsIndex(download: readonly Plan[]): boolean {
+  return download.length > 0 && !download.some((p) => p.path === SUMS_FILE);
 }
 
 function sha256Hex(text: string): string {

@@ -106,63 +106,55 @@ export async function writePlans(
     // files do not. A twin is linked once the file it shares is complete.
     const done = new Map<string, Promise<void>>();
     let failure: { error: unknown; path: string } | undefined;
-    const jobs = plans.map((plan, i) => {
+    /**
+     * One file into the staging folder: linked from `source` when there is one (and, for a
+     * `measured` file, its checksum is known), written otherwise, its checksum taken as it is written.
+     */
+    const place = async (plan: Plan, source: string | undefined, spare: string | undefined, measured: boolean): Promise<void> => {
       const file = path.join(staging, plan.path);
       const dir = path.dirname(file);
       if (!made.has(dir)) {
         mkdirSync(dir, { recursive: true });
         made.add(dir);
       }
+      const known = measured ? late?.known.get(plan.key) : undefined;
+      if (source && (!measured || known !== undefined) && link(source, file)) {
+        stats.linked++;
+        if (known !== undefined) sums.set(plan.path, known);
+      } else {
+        // Once a file has failed the rest are not started: the staging folder goes anyway.
+        const result = await writers.run(async (writer) => (failure ? undefined : writer.write(file, plan, spare, measured)));
+        if (!result) return;
+        stats.bytes += result.bytes;
+        stats.written++;
+        if (result.reused) stats.recycled++;
+        if (result.sha256 !== undefined) {
+          sums.set(plan.path, result.sha256);
+          late?.known.set(plan.key, result.sha256);
+        }
+      }
+      options.onFile?.(++index, total);
+    };
+    const failed = (plan: Plan) => (error: unknown) => {
+      failure ??= { error, path: plan.path };
+    };
+    const jobs = plans.map((plan, i) => {
       const twin = twins[i];
-      const measured = late?.measured(plan) ?? false;
       const job = (async () => {
         if (twin) await done.get(twin);
-        const source = sources[i];
-        const known = measured ? late?.known.get(plan.key) : undefined;
-        if (source && (!measured || known !== undefined) && link(source, file)) {
-          stats.linked++;
-          if (known !== undefined) sums.set(plan.path, known);
-        } else {
-          // Once a file has failed the rest are not started: the staging folder goes anyway.
-          const result = await writers.run(async (writer) =>
-            failure ? undefined : writer.write(file, plan, spareFor?.get(plan.path), measured),
-          );
-          if (!result) return;
-          stats.bytes += result.bytes;
-          stats.written++;
-          if (result.reused) stats.recycled++;
-          if (result.sha256 !== undefined) {
-            sums.set(plan.path, result.sha256);
-            late?.known.set(plan.key, result.sha256);
-          }
-        }
-        options.onFile?.(++index, total);
-      })().catch((error: unknown) => {
-        failure ??= { error, path: plan.path };
-      });
+        await place(plan, sources[i], spareFor?.get(plan.path), late?.measured(plan) ?? false);
+      })().catch(failed(plan));
       done.set(plan.path, job);
       return job;
     });
     // Every job ends before the staging folder may go; the first failure is reported.
     await Promise.all(jobs);
+    // The late files, made of the others' checksums, one after another.
     if (!failure && late) {
       latePlans = late.plans(sums);
       for (const plan of latePlans) {
-        const file = path.join(staging, plan.path);
-        mkdirSync(path.dirname(file), { recursive: true });
-        if (previous?.files[plan.path] === plan.key && link(path.join(target, plan.path), file)) {
-          stats.linked++;
-        } else {
-          const result = await writers
-            .run((writer) => writer.write(file, plan, undefined, false))
-            .catch((error: unknown) => {
-              failure ??= { error, path: plan.path };
-            });
-          if (!result) break;
-          stats.bytes += result.bytes;
-          stats.written++;
-        }
-        options.onFile?.(++index, total);
+        const unchanged = previous?.files[plan.path] === plan.key ? path.join(target, plan.path) : undefined;
+        await place(plan, unchanged, undefined, false).catch(failed(plan));
       }
     }
     if (failure) {

@@ -8,6 +8,8 @@ import type { Plan } from '../plan.ts';
 
 export const SUMS_FILE = `${DOWNLOAD_DIR}/SHA256SUMS`;
 export const INDEX_FILE = `${DOWNLOAD_DIR}/index.html`;
+/** The files planDownloadIndex makes. */
+export const INDEX_FILES = [INDEX_FILE, SUMS_FILE] as const;
 
 /** A file's size as people read it. */
 function sizeText(bytes: number): string {
@@ -37,7 +39,8 @@ export function planDownloadIndex(plans: readonly Plan[], sums: ReadonlyMap<stri
   const rows = plans.map((p) => ({ name: inFolder(p), size: p.size, sum: sums.get(p.path) ?? '' }));
   const page = indexPage(rows);
   const listed = [...rows, { name: INDEX_FILE.slice(DOWNLOAD_DIR.length + 1), size: Buffer.byteLength(page), sum: sha256(page) }];
-  return [planOf(INDEX_FILE, [page]), planOf(SUMS_FILE, [sumsText(listed)])];
+  const [indexFile, sumsFile] = INDEX_FILES;
+  return [planOf(indexFile, [page]), planOf(sumsFile, [sumsText(listed)])];
 }
 
 function indexPage(rows: readonly { name: string; size: number; sum: string }[]): string {

@@ -7,20 +7,21 @@ import { detailFile } from '../../hosting/routes.ts';
 import { KIND_TYPES, SECTIONS } from '../../kinds/registry.ts';
 import { rootsOf } from '../../pipeline/assemble.ts';
 import type { Archive } from '../../pipeline/assemble.ts';
-import { responses } from '../api/responses.ts';
+import { jsonParts } from '../api/plan.ts';
+import type { JsonPart } from '../api/plan.ts';
 import { encodeJson } from '../api/encode.ts';
 import { compactPiece, textPiece } from '../fragment.ts';
 import type { Fragment } from '../fragment.ts';
 import { instant } from '../api/objects.ts';
 import type { Piece } from '../plan.ts';
-import { Placeholders } from '../splice.ts';
+import type { PlanInput } from '../planner.ts';
 import { gzipMember } from './gzip.ts';
 
 /** The version of archive.json's envelope; the survey objects are the API's own. */
 export const ARCHIVE_SCHEMA_VERSION = '1.0';
 
 /** A survey route's text: strings and the fragments spliced between them. */
-export type Part = string | Fragment;
+export type Part = JsonPart;
 
 /** The envelope's fields before the surveys, from the archive and its files' censuses. */
 function envelopeHead(archive: Archive, censuses: readonly Pick<Fragment, 'counts' | 'latest'>[]): string {
@@ -49,15 +50,14 @@ function envelopeHead(archive: Archive, censuses: readonly Pick<Fragment, 'count
  * The parts of archive.json: the envelope, then each survey's route text (detail, no data type,
  * no format), its groups and facilities as their fragments.
  */
-export function archiveParts(archive: Archive, fragments: ReadonlyMap<string, Fragment>, baseUrl: string): Part[] {
-  const placeholders = new Placeholders(fragments);
-  const surveys: Part[][] = [];
-  const wanted = new Set(archive.surveys.map((s) => detailFile(s.data.id, null, null)));
-  for (const response of responses(archive, (_kind, entry) => placeholders.for(entry.file.relative), baseUrl)) {
-    if (!wanted.has(response.path)) continue;
-    const split = placeholders.split(encodeJson(response.value), placeholders.count(response.value));
-    surveys.push(split.map((part) => (typeof part === 'string' ? part : part.fragment)));
-  }
+export function archiveParts(input: PlanInput): Part[] {
+  const { archive, fragments } = input;
+  const answers = jsonParts(input);
+  const surveys = archive.surveys.map((s) => {
+    const parts = answers.get(detailFile(s.data.id, null, null));
+    if (!parts) throw new Error(`no route planned for survey ${s.data.id}`);
+    return parts;
+  });
   const censuses = archive.surveys.flatMap((survey) =>
     survey.releases.flatMap((release) =>
       SECTIONS.flatMap((section) => rootsOf(release, section.kind).flatMap((entry) => fragments.get(entry.file.relative) ?? [])),

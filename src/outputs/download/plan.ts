@@ -16,8 +16,9 @@ export const ARCHIVE_FILE = `${DOWNLOAD_DIR}/archive.json`;
 /** The VOSI tables document, as /vo/tables answers it. */
 export const VO_TABLES_FILE = `${VO_DIR}/tables.xml`;
 
-export function planDownload({ archive, fragments, baseUrl }: PlanInput): Plan[] {
-  const parts = archiveParts(archive, fragments, baseUrl);
+export function planDownload(input: PlanInput): Plan[] {
+  const { archive, fragments, baseUrl } = input;
+  const parts = archiveParts(input);
   const rows: RowsOf = (entry, text, fill) => {
     const fragment = fragments.get(entry.file.relative);
     if (!fragment) throw new Error(`no rendered text for ${entry.file.relative}`);

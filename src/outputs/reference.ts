@@ -18,7 +18,7 @@ import { UNIT_TEXTS } from './units.ts';
 import { renderFragment } from './fragment.ts';
 import type { Fragment } from './fragment.ts';
 import { plansOf } from './plan.ts';
-import type { Plan } from './plan.ts';
+import type { Piece } from './plan.ts';
 import { planOpenapi } from './openapi/plan.ts';
 import { fixedFiles } from './api/fixed.ts';
 import { encodeJson } from './api/encode.ts';
@@ -46,7 +46,7 @@ export function referenceFiles(archive: Archive, baseUrl: string): OutputFiles {
   for (const [path, text] of fixedFiles()) out.set(path, text);
   out.set(FRONT_PAGE, frontPage(archive));
   // Documents that do not depend on the metadata are the same on both paths.
-  for (const plan of planOpenapi({ archive, fragments: new Map(), baseUrl })) out.set(plan.path, textOf(plan));
+  for (const plan of planOpenapi({ archive, fragments: new Map(), baseUrl })) out.set(plan.path, textOf(plan.path, plan.pieces));
   for (const [path, content] of downloadFiles(archive, baseUrl)) out.set(path, content);
   return out;
 }
@@ -94,7 +94,7 @@ function downloadFiles(archive: Archive, baseUrl: string): OutputFiles {
       }
     }
   }
-  const members = archiveParts(archive, fragments, baseUrl).map((part) =>
+  const members = archiveParts({ archive, fragments, baseUrl }).map((part) =>
     gzipMember(typeof part === 'string' ? Buffer.from(part, 'utf8') : (part.compact as Uint8Array)),
   );
   files.set(`${ARCHIVE_FILE}.gz`, Buffer.concat(members));
@@ -108,20 +108,20 @@ function downloadFiles(archive: Archive, baseUrl: string): OutputFiles {
     return (typeof made === 'string' ? made : Buffer.from(made).toString('utf8')).replaceAll('\0', fill);
   };
   const documents = voDocuments(archive, baseUrl, rows);
-  for (const [name, pieces] of documents) files.set(`${DOWNLOAD_DIR}/${name}`, textOf({ path: name, pieces, key: '', size: 0 }));
+  for (const [name, pieces] of documents) files.set(`${DOWNLOAD_DIR}/${name}`, textOf(name, pieces));
   const sha = (content: string | Uint8Array) => createHash('sha256').update(content).digest('hex');
   const plans = plansOf(files);
   const sums = new Map([...files].map(([path, content]) => [path, sha(content)]));
-  for (const plan of planDownloadIndex(plans, sums, sha)) files.set(plan.path, textOf(plan));
-  files.set(VO_TABLES_FILE, textOf({ path: VO_TABLES_FILE, pieces: documents.get('tables.xml') ?? [], key: '', size: 0 }));
+  for (const plan of planDownloadIndex(plans, sums, sha)) files.set(plan.path, textOf(plan.path, plan.pieces));
+  files.set(VO_TABLES_FILE, textOf(VO_TABLES_FILE, documents.get('tables.xml') ?? []));
   return files;
 }
 
-/** A plan made of text only, as its text. */
-function textOf(plan: Plan): string {
-  return plan.pieces
+/** Pieces that are text only, as one text. */
+function textOf(path: string, pieces: readonly Piece[]): string {
+  return pieces
     .map((piece) => {
-      if (typeof piece !== 'string') throw new Error(`${plan.path}: planned from rendered texts, not text alone`);
+      if (typeof piece !== 'string') throw new Error(`${path}: planned from rendered texts, not text alone`);
       return piece;
     })
     .join('');

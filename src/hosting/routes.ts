@@ -304,3 +304,59 @@ export function hostRules(): HostRule[] {
   rule(`${API_PREFIX}*`, {}, ERROR_FILES.notFound, 404);
   return rules;
 }
+
+// ---- Compression: the same rule on every host -------------------------------------------------------
+
+/**
+ * Which answers a host compresses: those of these types (the part before any `;`) that are at
+ * least `minLength` bytes long, or whose length is not known in advance (a browsable page, whose
+ * request line is filled in as it is sent). Hosts offer the encodings in this order of
+ * preference and add `Vary: Accept-Encoding` to every answer the rule covers, compressed or
+ * not, so a cache keeps the variants apart. Netlify compresses at its edge by itself; `serve`
+ * and nginx follow this rule (nginx.ts writes it into their configuration).
+ */
+export const COMPRESSION = {
+  minLength: 1024,
+  encodings: ['br', 'gzip'] as const,
+  types: [
+    'application/json',
+    'text/html',
+    'text/csv',
+    'text/plain',
+    'text/xml',
+    'application/x-votable+xml',
+    'application/xml',
+    'image/svg+xml',
+    'text/css',
+    'text/javascript',
+    'application/javascript',
+  ],
+} as const;
+
+export type Encoding = (typeof COMPRESSION.encodings)[number];
+
+/** The file name ending of each encoding's precompressed copy. */
+export const ENCODING_SUFFIX: Readonly<Record<Encoding, string>> = { br: '.br', gzip: '.gz' };
+
+/** Whether the compression rule covers an answer of this type and length (null: not known). */
+export function compressible(contentType: string | null, length: number | null): boolean {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (!(COMPRESSION.types as readonly string[]).includes(type)) return false;
+  return length === null || length >= COMPRESSION.minLength;
+}
+
+/** File name endings of the output's files whose types the rule covers. */
+const COMPRESSIBLE_ENDINGS = ['.json', '.html', '.csv', '.txt', '.xml', '.vot', '.svg', '.css', '.js'];
+
+/**
+ * Whether `build --precompress` writes `.br` and `.gz` copies beside an output file (path
+ * relative to the output). Not the browsable pages (hosts fill in their request line as they
+ * send them, so they compress them as they go), not the download (its folder holds exactly the
+ * files SHA256SUMS lists, archive.json.gz among them; hosts compress its files on the fly), and
+ * not files shorter than the rule's minimum.
+ */
+export function precompressible(file: string, size: number): boolean {
+  if (size < COMPRESSION.minLength) return false;
+  if (file.startsWith(`${DOWNLOAD_DIR}/`) || file.endsWith('.format-api.html')) return false;
+  return COMPRESSIBLE_ENDINGS.some((ending) => file.endsWith(ending));
+}

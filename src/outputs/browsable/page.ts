@@ -3,7 +3,7 @@
 // links. It imports only from src/ and web-standard APIs: the edge function renders error pages,
 // and fills in the request of pages written as files, with it too.
 
-import { CONTENT_TYPES, DOCUMENTS, HEADERS, VIEWS, requestTarget } from '../../hosting/routes.ts';
+import { CONTENT_TYPES, DATA_TYPES, DOCUMENTS, HEADERS, VIEWS, requestTarget } from '../../hosting/routes.ts';
 import type { View } from '../../hosting/routes.ts';
 
 export const STATUS_TEXT: Record<number, string> = {
@@ -75,17 +75,16 @@ pre a{color:#2a6ebb}.meta b{color:#444}`;
  */
 export const REQUEST = '<!--request-->';
 
-/** What fills REQUEST for a request to a view. */
+/**
+ * What fills REQUEST for a request to a view. Plain string work, so that every host computes it
+ * alike: nginx runs the same steps in its script (hosting/nginx.ts, NJS), from the same target.
+ */
 export function requestHtml(view: View, method: string, target: string): string {
   const q = target.indexOf('?');
-  const params = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
-  const withFormat = (format: string) => {
-    const changed = new URLSearchParams(params);
-    changed.set('format', format);
-    return `${q < 0 ? target : target.slice(0, q)}?${changed.toString()}`;
-  };
-  // The list needs a data type: the request's, else the first.
-  const dataType = params.getAll('data_type').pop() || 'catalogues';
+  const query = q < 0 ? '' : target.slice(q + 1);
+  // The list needs a data type: the request's when it names one, else the first.
+  const asked = lastQueryValue(query, 'data_type');
+  const dataType = DATA_TYPES.find((t) => t === asked) ?? DATA_TYPES[0];
   const list = escapeHtml(VIEWS.list.name);
   const crumbs =
     view === 'list'
@@ -93,9 +92,39 @@ export function requestHtml(view: View, method: string, target: string): string 
       : `<a href="${escapeHtml(requestTarget('list', { data_type: dataType, format: 'api' }))}">${list}</a> / ${escapeHtml(VIEWS[view].name)}`;
   return (
     `<nav class="crumbs">${crumbs}</nav>\n<h1>${escapeHtml(VIEWS[view].name)}</h1>\n` +
-    `<div class="formats">Formats:<a href="${escapeHtml(withFormat('json'))}">json</a><a href="${escapeHtml(withFormat('api'))}">api</a></div>\n` +
+    `<div class="formats">Formats:<a href="${escapeHtml(withFormat(target, 'json'))}">json</a><a href="${escapeHtml(withFormat(target, 'api'))}">api</a></div>\n` +
     `<pre class="request"><b>${escapeHtml(method)}</b> ${escapeHtml(target)}</pre>`
   );
+}
+
+/** A query part's name or value as a form decodes it: `+` is a space, then percent escapes (kept as they are when malformed). */
+export function formDecode(text: string): string {
+  const spaced = text.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
+}
+
+/** The last value the query gives a name (`''` for a bare name), or null. */
+export function lastQueryValue(query: string, name: string): string | null {
+  let value: string | null = null;
+  for (const part of query.split('&')) {
+    const eq = part.indexOf('=');
+    if (part !== '' && formDecode(eq < 0 ? part : part.slice(0, eq)) === name) value = eq < 0 ? '' : formDecode(part.slice(eq + 1));
+  }
+  return value;
+}
+
+/** The target with its format parameters replaced by one for `format`, the other parameters kept as written. */
+export function withFormat(target: string, format: string): string {
+  const q = target.indexOf('?');
+  const kept = (q < 0 ? '' : target.slice(q + 1)).split('&').filter((part) => {
+    const eq = part.indexOf('=');
+    return part !== '' && formDecode(eq < 0 ? part : part.slice(0, eq)) !== 'format';
+  });
+  return `${q < 0 ? target : target.slice(0, q)}?${[...kept, `format=${format}`].join('&')}`;
 }
 
 export function renderBrowsable(page: BrowsablePage): string {

@@ -161,6 +161,25 @@ export function optionsFile(view: View): string {
   return `_options/${view}.json`;
 }
 
+/**
+ * The browsable pages of answers the edge renders (a 400, 404, 405 or OPTIONS asked for with
+ * format=api), also written as files for hosts that serve them from files (nginx), each with the
+ * status it is sent with. Their request line is left as REQUEST, and the 405 page names the
+ * method as METHOD_MARK, for the host to fill in.
+ */
+export const PAGE_ANSWERS = {
+  list: { required: 400, invalid: 400, options: 200, method: 405 },
+  detail: { invalid: 400, notFound: 404, options: 200, method: 405 },
+} as const satisfies Record<View, Partial<Record<'required' | 'invalid' | 'notFound' | 'options' | 'method', number>>>;
+
+export type PageAnswer = 'required' | 'invalid' | 'notFound' | 'options' | 'method';
+
+export const METHOD_MARK = '%METHOD%';
+
+export function answerPageFile(view: View, answer: PageAnswer): string {
+  return `${ERROR_DIR}/${view}-${answer}.format-api.html`;
+}
+
 // ---- Documents: files served as they are, outside the API's query routes -------------------------
 
 /** The content types of the documents, as every host must send them. */

@@ -16,7 +16,7 @@ import { DATA_TYPES, requestTarget } from './hosting/routes.ts';
 import type { RunningServer } from './hosting/serve.ts';
 import { KINDS } from './kinds/registry.ts';
 import { defaultWorkers } from './pipeline/pool.ts';
-import { PACKAGE_JSON } from './project.ts';
+import { NGINX_MODULES_DIR, NGINX_SCRIPT, PACKAGE_JSON } from './project.ts';
 
 /** The package's version, from its package.json. */
 const VERSION = (JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { version: string }).version;
@@ -230,8 +230,12 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
         ),
       )
       .option('--dry-run', 'write nothing; list what a build would add, change and remove in the output folder')
+      .option(
+        '--precompress',
+        "also write a .gz and a .br copy beside each file a host compresses, for nginx's gzip_static and brotli_static (not for Netlify, which compresses at its edge)",
+      )
       .option('--quiet', 'when the metadata is invalid, list its errors only (warnings are counted)'),
-  ).action(async (opts: { metadata: string; out: string; baseUrl?: string; dryRun?: boolean; quiet?: boolean } & PipelineOptions) => {
+  ).action(async (opts: { metadata: string; out: string; baseUrl?: string; dryRun?: boolean; precompress?: boolean; quiet?: boolean } & PipelineOptions) => {
     const started = Date.now();
     const baseUrl = resolveBaseUrl(opts.baseUrl, io.env);
     const result = await build({
@@ -240,6 +244,7 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
       baseUrl,
       displayRoot: io.cwd,
       ...(opts.dryRun ? { dryRun: true } : {}),
+      ...(opts.precompress ? { precompress: true } : {}),
       ...pipeline(opts),
     });
     finished(result, 'build');
@@ -404,22 +409,52 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
 
   program
     .command('routes')
-    .description('print netlify.toml as the route table makes it; --check or --write the file')
+    .description("print netlify.toml as the route table makes it; --check or --write it and nginx's script")
     .option('--file <file>', 'the netlify.toml to compare or write', 'netlify.toml')
-    .option('--check', 'exit 1 when the file differs from the route table')
-    .option('--write', 'write the file')
+    .option('--check', 'exit 1 when netlify.toml or nginx/archive-schema.js differs from the route table')
+    .option('--write', 'write netlify.toml and nginx/archive-schema.js')
     .action(async (opts: { file: string; check?: boolean; write?: boolean }) => {
-      const { netlifyToml } = await import('./hosting/netlify.ts');
-      const { outcome, text } = await netlifyToml(opts.write ? 'write' : opts.check ? 'check' : 'print', resolve(opts.file));
-      const said = {
-        printed: text,
-        written: `Wrote ${opts.file}.\n`,
-        matches: `${opts.file} matches the route table.\n`,
-        differs: `${opts.file} differs from the route table in src/hosting/routes.ts; run \`npm run routes\` and commit the result.\n`,
-      }[outcome];
-      if (outcome === 'differs') io.stderr(said);
-      else io.stdout(said);
-      setExit(outcome === 'differs' ? EXIT.invalid : EXIT.ok);
+      const { netlifyToml, hostScript } = await import('./hosting/netlify.ts');
+      const mode = opts.write ? 'write' : opts.check ? 'check' : 'print';
+      const results = [
+        { shown: opts.file, ...(await netlifyToml(mode, resolve(opts.file))) },
+        ...(mode === 'print' ? [] : [{ shown: path.relative(io.cwd, NGINX_SCRIPT), ...(await hostScript(mode, NGINX_SCRIPT)) }]),
+      ];
+      for (const { shown, outcome, text } of results) {
+        const said = {
+          printed: text,
+          written: `Wrote ${shown}.\n`,
+          matches: `${shown} matches the route table.\n`,
+          differs: `${shown} differs from the route table in src/hosting/routes.ts; run \`npm run routes\` and commit the result.\n`,
+        }[outcome];
+        if (outcome === 'differs') io.stderr(said);
+        else io.stdout(said);
+      }
+      setExit(results.some((r) => r.outcome === 'differs') ? EXIT.invalid : EXIT.ok);
+    });
+
+  program
+    .command('nginx')
+    .description('print the nginx configuration that serves a built site as Netlify and `serve` do')
+    .option('--root <dir>', 'the built site nginx serves (its absolute path goes into the configuration)', 'dist')
+    .option('--listen <address>', "nginx's listen address: HOST:PORT, [IPv6]:PORT or PORT", '127.0.0.1:8080')
+    .option('--standalone', 'a whole nginx.conf to run as `nginx -p PREFIX -c FILE`, its pid file, logs and temporary folders under PREFIX')
+    .option('--modules <dir>', "where nginx's dynamic modules are (Debian: the JavaScript and brotli modules)", NGINX_MODULES_DIR)
+    .option('--no-brotli', 'leave brotli out even when its modules are installed')
+    .action(async (opts: { root: string; listen: string; standalone?: boolean; modules: string; brotli: boolean }) => {
+      const { nginxConfig } = await import('./hosting/nginx.ts');
+      io.stdout(
+        await nginxConfig({
+          shownRoot: opts.root,
+          root: resolve(opts.root),
+          listen: opts.listen,
+          script: NGINX_SCRIPT,
+          modulesDir: resolve(opts.modules),
+          ...(opts.standalone ? { standalone: true } : {}),
+          ...(opts.brotli ? {} : { brotli: false }),
+        }),
+      );
+      setExit(EXIT.ok);
     });
 
   return program;

@@ -11,3 +11,7 @@ export const CODE_DIR = fileURLToPath(new URL('./', import.meta.url));
 export const SCHEMA_DIR = new URL('schemas/', ROOT);
 export const PACKAGE_JSON = fileURLToPath(new URL('package.json', ROOT));
 export const NETLIFY_TOML = fileURLToPath(new URL('netlify.toml', ROOT));
+/** The script nginx's JavaScript module runs for the site (generated, like netlify.toml). */
+export const NGINX_SCRIPT = fileURLToPath(new URL('nginx/archive-schema.js', ROOT));
+/** Where Debian's nginx keeps its dynamic modules. */
+export const NGINX_MODULES_DIR = '/usr/lib/nginx/modules';

@@ -3,7 +3,7 @@
 
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -181,4 +181,71 @@ export async function serveSite(dist: string): Promise<{ origin: string; server:
     server.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
   });
   return { origin, server };
+}
+
+/** Whether the nginx tests may be left out: only when asked for, never because nginx is missing. */
+export const SKIP_NGINX = process.env.ARCHIVE_SCHEMA_SKIP_NGINX === '1';
+
+/**
+ * A real nginx over a built site, with the configuration `archive-schema nginx --standalone`
+ * prints, on a free loopback port, its prefix in a temporary folder. Run as the unprivileged user
+ * nobody when the tests run as root, as a user who is not root would run it.
+ */
+export async function nginxSite(dist: string): Promise<{ origin: string; stop: () => Promise<void> }> {
+  const prefix = await tempdir();
+  const port = await freePort();
+  const config = path.join(prefix, 'nginx.conf');
+  const printed = await runNode(['bin/archive-schema.js', 'nginx', '--root', dist, '--listen', `127.0.0.1:${port}`, '--standalone']);
+  await writeFile(config, printed);
+  const root = process.getuid?.() === 0;
+  if (root) {
+    // nobody reads the site and writes under the prefix; the temporary folders above are private.
+    for (let dir = dist; dir !== path.dirname(dir) && dir.startsWith(os.tmpdir()); dir = path.dirname(dir)) await chmod(dir, 0o755);
+    await chown(prefix, 65534, 65534);
+  }
+  const command = root ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', 'nginx'] : ['nginx'];
+  const [bin = 'nginx', ...args] = command;
+  execFileSync(bin, [...args, '-p', prefix, '-c', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const pid = Number((await readFile(path.join(prefix, 'nginx.pid'), 'utf8')).trim());
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      try {
+        process.kill(pid, 'SIGQUIT');
+      } catch {
+        // already gone
+      }
+      for (let i = 0; i < 100; i++) {
+        try {
+          process.kill(pid, 0);
+        } catch {
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function runNode(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: PROJECT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`archive-schema ${args.join(' ')}: ${err}`))));
+  });
 }

@@ -2,7 +2,8 @@
 // the edge function on /api/*, the build command and the cache plugin; and the \`routes\` command,
 // which prints, checks or writes the file.
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { WriteError } from '../destination/folder.ts';
 import { API_PREFIX, DOCUMENTS, documentHeaders, hostRules } from './routes.ts';
 import type { Document, HostRule } from './routes.ts';
@@ -77,6 +78,20 @@ export async function netlifyToml(mode: 'print' | 'check' | 'write', file: strin
   if (mode === 'print') return { outcome: 'printed', text };
   if (mode === 'check') return { outcome: (await readFile(file, 'utf8').catch(() => '')) === text ? 'matches' : 'differs', text };
   try {
+    await writeFile(file, text);
+  } catch (error) {
+    throw new WriteError(`cannot write ${file}: ${(error as Error).message}`);
+  }
+  return { outcome: 'written', text };
+}
+
+/** `routes` for nginx's script (nginx.ts, renderNjs): compared with the file or written to it. */
+export async function hostScript(mode: 'check' | 'write', file: string): Promise<{ outcome: RoutesOutcome; text: string }> {
+  const { renderNjs } = await import('./nginx.ts');
+  const text = renderNjs();
+  if (mode === 'check') return { outcome: (await readFile(file, 'utf8').catch(() => '')) === text ? 'matches' : 'differs', text };
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, text);
   } catch (error) {
     throw new WriteError(`cannot write ${file}: ${(error as Error).message}`);

@@ -423,3 +423,67 @@ describe.each(HOSTS)('on %s', (host) => {
     expect(r.body).toContain('<a href="/api/schema/?data_type=catalogues">');
   });
 });
+
+/** Requests beyond the rows: encodings, repeats, odd values, dot segments, every method. */
+const probes: { method?: string; target: string }[] = [
+  ...rows,
+  ...['GET', 'HEAD', 'OPTIONS', 'POST', 'DELETE'].flatMap((method) =>
+    [
+      '/api/schema/?data_type=imagin%67',
+      '/api/schema/?data_type=..%2F..%2Fetc',
+      '/api/schema/?data_type=imaging&data_type=bogus',
+      '/api/schema/?data_type=bogus&data_type=imaging&format=api',
+      '/api/schema/?format=json&format=api&data_type=imaging',
+      '/api/schema/?format=api&format=xml',
+      '/api/schema/?data_type=+imaging',
+      "/api/schema/?data_type=<b>'x'</b>&format=api",
+      '/api/schema/?data_type=%3Cscript%3E&format=api',
+      '/api/schema/?data_type=imaging&&x=%ZZ&format=api',
+      '/api/schema/./1/?format=api',
+      '/api/schema/1/../7/?format=api&data_type=imaging',
+      '/api/schema/abc/?format=api',
+      '/api/schema?format=api&data_type=ifs',
+      '/api/schema/1?format=api',
+      '/api/schema/?data_type=imaging&format=api&Format=json',
+    ].map((target) => ({ method, target })),
+  ),
+  ...[
+    '/',
+    '/index.html',
+    '/nothing-here',
+    '/.archive-schema-build',
+    '/_errors/404.json',
+    '/api/openapi.json',
+    '/_documents/openapi.json',
+    '/api/docs/',
+    '/api/docs',
+    '/vo/tables',
+    '/vo/tables.xml',
+    '/download/',
+    '/download',
+    '/download/index.html',
+    '/download/columns.csv',
+  ].flatMap((target) => ['GET', 'HEAD', 'POST'].map((method) => ({ method, target }))),
+];
+
+describe.skipIf(SKIP_NGINX)('nginx and serve answer alike', () => {
+  const hosts: Partial<Record<Host, { origin: string; stop: () => Promise<void> }>> = {};
+  beforeAll(async () => {
+    hosts.serve = await start('serve');
+    hosts.nginx = await start('nginx');
+  });
+  afterAll(async () => {
+    await Promise.all(Object.values(hosts).map((h) => h.stop()));
+  });
+  const SAME = ['content-type', 'allow', 'vary', 'access-control-allow-origin', 'x-content-type-options', 'content-encoding'];
+
+  test.each(probes)('$method $target', async ({ method = 'GET', target }) => {
+    const [a, b] = await Promise.all([hosts.serve, hosts.nginx].map((h) => http(h?.origin ?? '', method, target)));
+    const seen = (r: HttpResult) => ({
+      status: r.status,
+      headers: Object.fromEntries(SAME.map((name) => [name, r.headers[name]])),
+      body: r.body,
+    });
+    expect(seen(b as HttpResult)).toEqual(seen(a as HttpResult));
+  });
+});

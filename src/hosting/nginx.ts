@@ -124,7 +124,7 @@ function actionValue(view: View, action: Action): string {
 
 /** An nginx string literal: single-quoted, `'` and `\` escaped; `$` starts a variable, as meant. */
 function quote(text: string): string {
-  return `'${text.replace(/[\\']/g, (c) => `\\${c}`)}'`;
+  return `'${text.replace(/[\\']/g, (c) => `\\${c}`).replace(/\n/g, '\\n')}'`;
 }
 
 function indent(lines: readonly string[], depth: number): string[] {
@@ -200,9 +200,10 @@ function documentLocation(at: string, document: Document, root: string): string[
     `default_type ${quote(DOCUMENT_TYPES[document.type])};`,
     ...addHeaders(documentHeaders(document), false),
     ...block('if ($request_method !~ ^(GET|HEAD)$)', ['return 405;']),
+    'charset off;',
     `error_page 405 @${NAME}_static_405;`,
     `error_page 404 @${NAME}_static_404;`,
-    `alias ${quote(path.join(root, document.file))};`,
+    `rewrite ^ ${quote(`/${document.file}`)} break;`,
   ]);
 }
 
@@ -382,7 +383,9 @@ export function renderNginxSite(options: NginxOptions): string {
       ...block('location /', [
         ...block('if ($request_method !~ ^(GET|HEAD)$)', ['return 405;']),
         ...block('if ($uri ~ "/\\.")', ['return 404;']),
+        // A location's error_page replaces every one it would inherit.
         `error_page 405 @${NAME}_static_405;`,
+        `error_page 404 @${NAME}_static_404;`,
         `add_header Vary $${NAME}_vary;`,
         'try_files $uri $uri/index.html =404;',
       ]),

@@ -384,6 +384,10 @@ async function load(spec: Load): Promise<Measured> {
   let result: autocannon.Result;
   try {
     result = await new Promise<autocannon.Result>((resolve, reject) => {
+      // A server that stops answering cannot hold the benchmark: every run has an end. Unref'd, so
+      // that when autocannon refuses its options (it calls back at once) nothing waits for it.
+      const capSeconds = 'seconds' in spec.bound ? spec.bound.seconds + spec.timeout : spec.timeout * perConnection + 10;
+      const cap = setTimeout(() => instance.stop(), capSeconds * 1000).unref();
       const instance = autocannon(
         {
           url: `http://${HOST}:${spec.port}${spec.route}`,
@@ -417,9 +421,6 @@ async function load(spec: Load): Promise<Measured> {
           else resolve(done);
         },
       );
-      // A server that stops answering cannot hold the benchmark: every run has an end.
-      const capSeconds = 'seconds' in spec.bound ? spec.bound.seconds + spec.timeout : spec.timeout * perConnection + 10;
-      const cap = setTimeout(() => instance.stop(), capSeconds * 1000);
       instance.on('response', (_client, status, responseBytes, milliseconds) => {
         if (count === latencies.length) {
           const grown = new Float64Array(count * 2);

@@ -1,21 +1,35 @@
 // The local server that behaves as the deployed site does: Netlify's own redirect engine reads
-// the project's netlify.toml to route each request, serve-handler serves the files, and the edge
-// policy (edge.ts, the code Netlify runs at the edge) answers methods and finishes every /api/
-// response. It exists to preview and to test; production never depends on it.
+// the project's netlify.toml to route each request, the edge policy (edge.ts, the code Netlify
+// runs at the edge) answers methods and finishes every /api/ response, and the files of the built
+// site are sent as a static host sends them: with an ETag, byte ranges, and compressed by the
+// rule every host follows (routes.ts, COMPRESSION). It exists to preview and to test; production
+// never depends on it.
+//
+// It is built to keep up with a plain static file server: the engine's answer for a request is
+// remembered (it depends on nothing but the request), a file's bytes go from the disk to the
+// socket through Node streams (never through web streams, which cost more than the rest of a
+// small request), and nothing holds a whole file in memory.
 
+import { createHash } from 'node:crypto';
+import { close, createReadStream, lstatSync, open as openFd, read, realpathSync, statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { realpathSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Duplex } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { constants as zlib, createBrotliCompress, createGzip } from 'node:zlib';
+import type { Transform } from 'node:stream';
 import { RedirectsHandler } from '@netlify/redirects';
-import serveHandler from 'serve-handler';
 import { UsageError } from '../errors.ts';
 import { STATIC_METHOD_NOT_ALLOWED, answerBeforeFiles, handle, isApiPath, withDocumentHeaders } from './edge.ts';
-import { documentAt } from './routes.ts';
+import { COMPRESSION, ENCODING_SUFFIX, compressible, documentAt, precompressible } from './routes.ts';
 import type { Answer } from './edge.ts';
+import type { Encoding } from './routes.ts';
 import { NETLIFY_TOML } from '../project.ts';
 import { MARKER } from '../destination/folder.ts';
 
@@ -42,12 +56,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const dir = path.resolve(options.dir);
   const config = options.config ?? NETLIFY_TOML;
   try {
-    await stat(path.join(dir, MARKER));
+    statSync(path.join(dir, MARKER));
   } catch {
     throw new UsageError(`${options.dir} holds no build; run \`npm run build\` first (or pass the built folder with --dir)`);
   }
   try {
-    await stat(config);
+    statSync(config);
   } catch {
     throw new UsageError(`cannot read ${config}; pass the site's netlify.toml with --config`);
   }
@@ -59,9 +73,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     jwtSecret: '',
     jwtRoleClaim: '',
   });
+  const route = rememberedRoutes(redirects);
   const files = staticFiles(dir);
   const server = createServer((req, res) => {
-    respond(req, res, redirects, files).catch((error: unknown) => {
+    respond(req, res, route, files).catch((error: unknown) => {
       // A bug in this server, not in the request: say so plainly and keep serving.
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end(`internal error in archive-schema serve: ${(error as Error).message}\n`);
@@ -109,7 +124,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
 }
 
-async function respond(req: IncomingMessage, res: ServerResponse, redirects: RedirectsHandler, files: StaticFiles): Promise<void> {
+async function respond(req: IncomingMessage, res: ServerResponse, route: Router, files: StaticFiles): Promise<void> {
   const method = req.method ?? 'GET';
   // A request line without a version is read as HTTP/0.9, which no client of a site sends; HTTP/2
   // is not spoken in plain text.
@@ -129,33 +144,73 @@ async function respond(req: IncomingMessage, res: ServerResponse, redirects: Red
     res.end('malformed request target\n');
     return;
   }
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === 'string') headers.set(name, value);
-    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-  }
   // Methods other than GET and HEAD never reach the files under /api/; answering them here
   // also avoids building a web Request for methods the Request class refuses (TRACE, CONNECT).
   const own = answerBeforeFiles(method, url);
   if (own) {
-    sendAnswer(res, method, own);
+    await deliver(req, res, fromAnswer(own));
     return;
   }
   // Outside /api/ the site is static files, which answer GET and HEAD, as a static host's do.
   if (!isApiPath(url.pathname) && method !== 'GET' && method !== 'HEAD') {
-    sendAnswer(res, method, STATIC_METHOD_NOT_ALLOWED);
+    await deliver(req, res, fromAnswer(STATIC_METHOD_NOT_ALLOWED));
     return;
   }
-  const fileLayer = () => routeAndServe(method, url, headers, redirects, files);
+  const bodies: FileBodies = new Map();
+  const fileLayer = () => routeAndServe(url, req.headers, route, files, bodies);
   const document = documentAt(url.pathname);
   // The API and the documents get what Netlify's edge function and headers rules give them.
   const response =
     isApiPath(url.pathname) && (method === 'GET' || method === 'HEAD')
-      ? await handle(new Request(url, { method, headers }), fileLayer)
+      ? await handle(new Request(url, { method, headers: webHeaders(req.headers) }), fileLayer)
       : document
         ? withDocumentHeaders(document, await fileLayer())
         : await fileLayer();
-  await sendResponse(res, response);
+  await deliver(req, res, fromResponse(response, bodies));
+}
+
+function webHeaders(headers: IncomingHttpHeaders): Headers {
+  const web = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value === 'string') web.set(name, value);
+    else if (Array.isArray(value)) for (const v of value) web.append(name, v);
+  }
+  return web;
+}
+
+// ---- Routing: Netlify's engine, its answers remembered -------------------------------------------
+
+type Match = Awaited<ReturnType<RedirectsHandler['match']>>;
+type Router = (url: URL, headers: IncomingHttpHeaders) => Promise<Match>;
+
+/** How many answers of the engine are kept, and the longest request they are kept for. */
+const ROUTE_MEMORY = { entries: 4096, keyLength: 2048 };
+
+/**
+ * The engine's `match()`, remembered per request. Matching a request against the rules in the
+ * engine's WebAssembly took most of the time of a small request (over half of it, profiled),
+ * while its answer depends only on the request's URL and on what its rules' conditions can name:
+ * the language (Accept-Language, or an X-Language header), the country (X-Country) and cookies.
+ * So the answer is kept per URL and those headers, in a bounded map that forgets its oldest
+ * entry first; a request with cookies is matched afresh every time (a role's JWT expires), as
+ * is one whose answer asks to sign the proxied request (the signature expires too).
+ */
+function rememberedRoutes(redirects: RedirectsHandler): Router {
+  const remembered = new Map<string, { match: Match }>();
+  return async (url, headers) => {
+    const key =
+      headers.cookie === undefined
+        ? `${url.href}\n${headers['accept-language'] ?? ''}\n${String(headers['x-language'] ?? '')}\n${String(headers['x-country'] ?? '')}`
+        : undefined;
+    const known = key === undefined ? undefined : remembered.get(key);
+    if (known) return known.match;
+    const match = await redirects.match(new Request(url, { headers: webHeaders(headers) }));
+    if (key !== undefined && key.length <= ROUTE_MEMORY.keyLength && !match?.error && !match?.headers['x-nf-sign']) {
+      if (remembered.size >= ROUTE_MEMORY.entries) remembered.delete(remembered.keys().next().value ?? '');
+      remembered.set(key, { match });
+    }
+    return match;
+  };
 }
 
 /**
@@ -167,39 +222,37 @@ async function respond(req: IncomingMessage, res: ServerResponse, redirects: Red
  * here, and only 301, 302, 303, 307 and 308 redirect.
  */
 async function routeAndServe(
-  method: string,
   url: URL,
-  headers: Headers,
-  redirects: RedirectsHandler,
+  headers: IncomingHttpHeaders,
+  route: Router,
   files: StaticFiles,
+  bodies: FileBodies,
 ): Promise<Response> {
   // The engine puts a path's parts into its targets with RE2 rewrites, where a backslash is an
   // escape: `/api/schema/1%5c1/` became survey 1, and each such request printed a page of RE2's
   // complaints. No rule and no file of a built site has a backslash in its path.
   if (safeDecode(url.pathname)?.includes('\\') ?? true) return notFound();
-  let match: Awaited<ReturnType<RedirectsHandler['match']>>;
+  let match: Match;
   try {
-    match = await redirects.match(new Request(url, { headers }));
+    match = await route(url, headers);
   } catch {
     // The engine decodes the path and throws on a malformed escape (%E0%A4%A): no rule and
     // no file can have such a name.
-    return new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+    return new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': '9' } });
   }
-  if (!match || match.external) return files(method, url.pathname, headers);
+  if (!match || match.external) return files(url.pathname, headers, bodies);
   if ([301, 302, 303, 307, 308].includes(match.statusCode)) {
     return new Response(null, { status: match.statusCode, headers: { Location: match.targetRelative } });
   }
   if (!match.force) {
-    const source = await files(method, url.pathname, headers);
+    const source = await files(url.pathname, headers, bodies);
     if (source.status !== 404) return source;
     await source.body?.cancel();
   }
-  const served = await files(method, match.target.pathname, headers);
+  const served = await files(match.target.pathname, headers, bodies);
   if (served.status !== 200 || match.statusCode === 200) return served;
   return new Response(served.body, { status: match.statusCode, headers: served.headers });
 }
-
-type StaticFiles = (method: string, pathname: string, headers: Headers) => Promise<Response>;
 
 function safeDecode(pathname: string): string | undefined {
   try {
@@ -209,7 +262,11 @@ function safeDecode(pathname: string): string | undefined {
   }
 }
 
-const notFound = () => new Response('Not Found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+// Its length is said, so that the compression rule can see that it does not cover it.
+const notFound = () =>
+  new Response('Not Found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': '10' } });
+
+// ---- Files ----------------------------------------------------------------------------------------
 
 /**
  * The file a request path names inside the site, or undefined when it names none that may be
@@ -218,6 +275,11 @@ const notFound = () => new Response('Not Found\n', { status: 404, headers: { 'Co
  * site, through `..` in any encoding or through a symbolic link.
  */
 export function fileInSite(root: string, pathname: string): string | undefined {
+  return siteFile(root, pathname)?.real;
+}
+
+/** fileInSite, with the path as asked for beside the real one. */
+function siteFile(root: string, pathname: string): { asked: string; real: string } | undefined {
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);
@@ -228,114 +290,452 @@ export function fileInSite(root: string, pathname: string): string | undefined {
   const segments = decoded.split('/').filter((s) => s !== '');
   // A segment starting with a dot is hidden, and `.` and `..` are among them.
   if (segments.some((s) => s.startsWith('.') || Buffer.byteLength(s) > 255)) return undefined;
-  const file = path.join(root, ...segments);
+  const asked = path.join(root, ...segments);
   let real: string;
   try {
-    real = realpathSync(file);
+    real = realpathSync.native(asked);
   } catch {
-    // Not there, or not a path the system takes (a link loop, a path too long): no file. The file
-    // layer must not be asked, or it answers 500 for the latter.
+    // Not there, or not a path the system takes (a link loop, a path too long): no file.
     return undefined;
   }
-  return real === root || real.startsWith(root + path.sep) ? real : undefined;
+  return real === root || real.startsWith(root + path.sep) ? { asked, real } : undefined;
 }
 
-/** serve-handler over the built folder, answering with a web Response. */
+/**
+ * The bytes a file answer stands for, kept beside the Response the file layer gives: the edge
+ * only passes a file's body on or replaces it, and a web stream costs more than all the rest of a
+ * small request, so a file's Response carries no body of its own (or, for an HTML file, one that
+ * opens the file only when read) and FILE_HEADER names its entry here. `deliver` sends the file
+ * itself from the disk when the body that reaches it is still the one given here.
+ */
+interface FileBody {
+  /** The file to read (the real path, inside the site). */
+  file: string;
+  /** Its path in the site, for the compression rule. */
+  relative: string;
+  /** Its whole size, and the bytes to send: all of them, or one range. */
+  size: number;
+  start: number;
+  end: number;
+  /** The body the Response was given: an HTML file's, which the edge may read and fill in. */
+  web: ReadableStream<Uint8Array> | null;
+}
+
+type FileBodies = Map<string, FileBody>;
+
+/** Names a response's entry in its request's FileBodies; never sent. */
+const FILE_HEADER = 'x-archive-schema-file';
+
+type StaticFiles = (pathname: string, headers: IncomingHttpHeaders, bodies: FileBodies) => Promise<Response>;
+
+/** Content types by file name ending: those of the files a site holds, as the mime database gives them. */
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8',
+  '.tsv': 'text/tab-separated-values; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.xml': 'application/xml',
+  '.xsd': 'application/xml',
+  '.gz': 'application/gzip',
+  '.zip': 'application/zip',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'application/javascript; charset=utf-8',
+  '.mjs': 'application/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.pdf': 'application/pdf',
+  '.wasm': 'application/wasm',
+};
+
+/**
+ * The built folder's files as a static host serves them: a folder answers with its index.html,
+ * a symbolic link as the last part of the path is not served (nor anything fileInSite refuses),
+ * and every file has its content type, Accept-Ranges, and an ETag that is a hash of its bytes
+ * (kept until the file changes). A Range header is answered with 206 and one range of the file's
+ * bytes, or 416 when no range it names is in the file. Conditional requests are answered in
+ * `deliver`, once the encoding, and so the ETag, is known.
+ */
 function staticFiles(dir: string): StaticFiles {
   const root = realpathSync(dir);
-  const config = { public: root, cleanUrls: false, directoryListing: false, etag: true, symlinks: false };
-  return async (method, pathname, headers) => {
-    // A folder answers with its index.html, as on Netlify.
+  const etag = etags();
+  let next = 0;
+  return async (pathname, headers, bodies) => {
     const wanted = pathname.endsWith('/') ? `${pathname}index.html` : pathname;
-    if (!fileInSite(root, wanted)) return notFound();
-    const fakeRequest = Object.assign(Readable.from([]), {
-      method,
-      url: wanted,
-      headers: Object.fromEntries(headers.entries()),
-    }) as unknown as IncomingMessage;
-    const capture = new ResponseCapture();
-    const done = capture.response();
-    await serveHandler(fakeRequest, capture as unknown as ServerResponse, config);
-    const response = await done;
-    // Netlify sends no Content-Disposition; serve-handler's would name the file behind a rewrite.
-    response.headers.delete('content-disposition');
-    return response;
+    const found = siteFile(root, wanted);
+    if (!found) return notFound();
+    const { asked, real } = found;
+    let stats: Stats | undefined;
+    try {
+      if (real !== asked && lstatSync(asked).isSymbolicLink()) return notFound();
+      stats = statSync(real);
+    } catch {
+      return notFound();
+    }
+    if (!stats.isFile()) return notFound();
+    const type = CONTENT_TYPES[path.extname(asked).toLowerCase()];
+    const head: Record<string, string> = {
+      'accept-ranges': 'bytes',
+      'content-length': String(stats.size),
+      etag: await etag(real, stats),
+      ...(type ? { 'content-type': type } : {}),
+    };
+    let status = 200;
+    let [start, end] = [0, stats.size - 1];
+    const range = headers.range;
+    if (range && stats.size > 0) {
+      const first = firstRange(range, stats.size);
+      if (first) {
+        status = 206;
+        [start, end] = first;
+        head['content-range'] = `bytes ${start}-${end}/${stats.size}`;
+        head['content-length'] = String(end - start + 1);
+      } else {
+        status = 416;
+        head['content-range'] = `bytes */${stats.size}`;
+        head['content-length'] = '0';
+      }
+    }
+    // The edge reads a file's body only to fill in a browsable page's request line: those are HTML.
+    const web = status !== 416 && type?.startsWith('text/html') ? fileStream(real, start, end) : null;
+    const id = String(next++);
+    bodies.set(id, { file: real, relative: path.relative(root, real).split(path.sep).join('/'), size: stats.size, start, end, web });
+    head[FILE_HEADER] = id;
+    return new Response(web, { status, headers: head });
   };
 }
 
-/** Enough of a ServerResponse for serve-handler to write into, turned into a web Response. */
-class ResponseCapture extends PassThrough {
-  statusCode = 200;
-  private readonly head = new Headers();
-  private started = false;
-  private resolveHead: (r: Response) => void = () => undefined;
+/** The first satisfiable range of a Range header, as serve-handler's range-parser read it; undefined: 416. */
+function firstRange(header: string, size: number): [number, number] | undefined {
+  const eq = header.indexOf('=');
+  if (eq < 0 || header.slice(0, eq) !== 'bytes') return undefined;
+  for (const spec of header.slice(eq + 1).split(',')) {
+    const m = /^\s*(\d*)\s*-\s*(\d*)\s*$/.exec(spec);
+    if (!m || (m[1] === '' && m[2] === '')) continue;
+    let start = m[1] === '' ? NaN : Number(m[1]);
+    let end = m[2] === '' ? NaN : Number(m[2]);
+    if (Number.isNaN(start)) [start, end] = [size - end, size - 1];
+    else if (Number.isNaN(end)) end = size - 1;
+    end = Math.min(end, size - 1);
+    if (start >= 0 && start <= end) return [start, end];
+  }
+  return undefined;
+}
 
-  response(): Promise<Response> {
-    return new Promise((resolve) => {
-      this.resolveHead = resolve;
+/** Files up to this size are read in one go; larger ones stream in chunks of this size. */
+const CHUNK = 64 * 1024;
+
+/**
+ * A file's ETag: the SHA-1 of its name's ending and its bytes, as serve-handler made it (so ETags
+ * are what they were), computed once per version of the file (its size, time and inode) and by one
+ * reading however many requests ask at once. '' when the file cannot be read.
+ */
+function etags(): (file: string, stats: Stats) => string | Promise<string> {
+  const known = new Map<string, { version: string; etag: string | Promise<string> }>();
+  return (file, stats) => {
+    const version = `${stats.size}:${stats.mtimeMs}:${stats.ino}`;
+    const cached = known.get(file);
+    if (cached?.version === version) return cached.etag;
+    const entry: { version: string; etag: string | Promise<string> } = { version, etag: '' };
+    entry.etag = hashOf(file).then(
+      (etag) => (entry.etag = etag),
+      () => {
+        if (known.get(file) === entry) known.delete(file);
+        return '';
+      },
+    );
+    known.set(file, entry);
+    return entry.etag;
+  };
+}
+
+function hashOf(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha1').update(path.extname(file)).update('-');
+    createReadStream(file, { highWaterMark: CHUNK })
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolve(`"${hash.digest('hex')}"`));
+  });
+}
+
+/** Bytes of a file as a web stream that opens the file when first read, and closes it when done or cancelled. */
+function fileStream(file: string, start: number, end: number): ReadableStream<Uint8Array> {
+  let handle: FileHandle | undefined;
+  let done = false;
+  let position = start;
+  const finish = async (): Promise<void> => {
+    done = true;
+    const opened = handle;
+    handle = undefined;
+    await opened?.close();
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      pull: async (controller) => {
+        try {
+          handle ??= await open(file, 'r');
+          // Cancelled while the file was being opened.
+          if (done) {
+            await finish();
+            return;
+          }
+          const length = Math.max(0, Math.min(CHUNK, end + 1 - position));
+          const { bytesRead, buffer } = await handle.read(Buffer.allocUnsafe(length), 0, length, position);
+          if (bytesRead === 0) {
+            await finish();
+            controller.close();
+            return;
+          }
+          position += bytesRead;
+          controller.enqueue(new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead));
+        } catch (error) {
+          await finish().catch(() => undefined);
+          controller.error(error);
+        }
+      },
+      cancel: finish,
+    },
+    // Nothing is read before someone asks: a body that is never read never opens its file.
+    { highWaterMark: 0 },
+  );
+}
+
+/** `length` bytes of a file from `start`, read in one go. */
+function readBytes(file: string, start: number, length: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    openFd(file, 'r', (error, fd) => {
+      if (error) {
+        reject(error);
+        return;
+      }
+      const buffer = Buffer.allocUnsafe(length);
+      read(fd, buffer, 0, length, start, (readError, bytesRead) => {
+        close(fd, () => {
+          if (readError) reject(readError);
+          else if (bytesRead !== length) reject(new Error(`${file} changed while it was read`));
+          else resolve(buffer);
+        });
+      });
     });
-  }
+  });
+}
 
-  setHeader(name: string, value: string | number | string[]): this {
-    this.head.set(name, Array.isArray(value) ? value.join(', ') : String(value));
-    return this;
-  }
+// ---- Sending: compression, conditional requests, the body ------------------------------------------
 
-  getHeader(name: string): string | undefined {
-    return this.head.get(name) ?? undefined;
-  }
+/** An answer about to be sent: its status, its headers (names in lower case) and its body. */
+interface Outgoing {
+  status: number;
+  headers: Record<string, string>;
+  body: Body;
+}
 
-  writeHead(status: number, headers?: Record<string, string | number>): this {
-    this.statusCode = status;
-    for (const [name, value] of Object.entries(headers ?? {})) this.head.set(name, String(value));
-    this.start();
-    return this;
-  }
+type Body =
+  | { kind: 'none' }
+  | { kind: 'bytes'; bytes: Buffer }
+  | { kind: 'file'; file: FileBody }
+  | { kind: 'web'; stream: ReadableStream<Uint8Array> };
 
-  // serve-handler ends some responses (error pages) without calling writeHead first.
-  override end(...args: unknown[]): this {
-    this.start();
-    return (super.end as (...a: unknown[]) => this).apply(this, args);
-  }
+/** Statuses whose answers carry no representation: no content, not modified, no such range. */
+const BODILESS = new Set([204, 304, 416]);
 
-  private start(): void {
-    if (this.started) return;
-    this.started = true;
-    const body = [204, 304].includes(this.statusCode) ? null : this.webBody();
-    this.resolveHead(new Response(body, { status: this.statusCode, headers: this.head }));
-  }
+function fromAnswer(answer: Answer): Outgoing {
+  const bytes = Buffer.from(answer.body ?? '', 'utf8');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.headers)) headers[name.toLowerCase()] = value;
+  headers['content-length'] = String(bytes.length);
+  return { status: answer.status, headers, body: { kind: 'bytes', bytes } };
+}
 
-  /**
-   * The captured bytes as a web stream. Not Readable.toWeb: on Node 20 it throws from inside an
-   * event handler when the stream is cancelled while data still flows. A cancelled body is
-   * drained instead, so the file behind it is read to its end and closed.
-   */
-  private webBody(): ReadableStream<Uint8Array> {
-    let cancelled = false;
-    return new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.on('data', (chunk: Buffer) => {
-          if (cancelled) return;
-          controller.enqueue(new Uint8Array(chunk));
-          if ((controller.desiredSize ?? 0) <= 0) this.pause();
-        });
-        this.once('end', () => {
-          if (!cancelled) controller.close();
-        });
-        this.once('error', (error) => {
-          if (!cancelled) controller.error(error);
-        });
-        this.pause();
-      },
-      pull: () => {
-        this.resume();
-      },
-      cancel: () => {
-        cancelled = true;
-        this.resume();
-      },
-    });
+function fromResponse(response: Response, bodies: FileBodies): Outgoing {
+  const headers: Record<string, string> = {};
+  let id: string | undefined;
+  response.headers.forEach((value, name) => {
+    if (name === FILE_HEADER) id = value;
+    else headers[name] = value;
+  });
+  const file = id === undefined ? undefined : bodies.get(id);
+  // A file's own bytes, unless the edge gave the answer another body (or none).
+  if (response.body === file?.web && !BODILESS.has(response.status))
+    return { status: response.status, headers, body: { kind: 'file', file } };
+  return { status: response.status, headers, body: response.body ? { kind: 'web', stream: response.body } : { kind: 'none' } };
+}
+
+/**
+ * Sends an answer as a static host following the compression rule does (routes.ts, COMPRESSION):
+ * an answer the rule covers says `Vary: Accept-Encoding`, compressed or not, and is compressed
+ * when the request accepts an encoding. A file's precompressed copy beside it (`build
+ * --precompress`) is sent when there is one, with its length; otherwise the bytes are compressed
+ * as they are sent, with no length, and the ETag becomes weak, as nginx makes it. Either way the
+ * ETag names the encoding, so that If-None-Match answers 304 for the bytes the client holds.
+ *
+ * A Range request is answered from the identity bytes (206, Content-Range, no Content-Encoding),
+ * as it was before compression: resuming a download then asks for the bytes of the file itself,
+ * whose offsets do not change with the encoding a request happens to accept.
+ *
+ * HEAD gets exactly the headers GET gets: nothing here depends on the method but the body.
+ */
+async function deliver(req: IncomingMessage, res: ServerResponse, out: Outgoing): Promise<void> {
+  const { headers } = out;
+  let { status, body } = out;
+  const length = representationLength(status, headers);
+  let compress: Encoding | undefined;
+  if (!BODILESS.has(status) && status >= 200 && !headers['content-encoding'] && compressible(headers['content-type'] ?? null, length)) {
+    headers.vary = withVary(headers.vary);
+    const encoding = status === 206 ? undefined : acceptedEncoding(req.headers['accept-encoding']);
+    if (encoding) {
+      const copy = body.kind === 'file' && status === 200 ? precompressedCopy(body.file, encoding) : undefined;
+      if (copy) {
+        body = { kind: 'file', file: copy };
+        headers['content-length'] = String(copy.size);
+      } else {
+        delete headers['content-length'];
+        compress = encoding;
+      }
+      headers['content-encoding'] = encoding;
+      if (headers.etag) headers.etag = encodedEtag(headers.etag, encoding, !copy);
+    }
   }
+  if (!headers.etag) delete headers.etag;
+  // As serve-handler answered: If-None-Match is looked at when no range is asked for.
+  if (status === 200 && headers.etag && req.headers.range === undefined && matchesAny(req.headers['if-none-match'], headers.etag)) {
+    status = 304;
+    delete headers['content-length'];
+    compress = undefined;
+  }
+  res.writeHead(status, headers);
+  if (req.method === 'HEAD' || BODILESS.has(status) || body.kind === 'none') {
+    if (body.kind === 'web') await body.stream.cancel().catch(() => undefined);
+    res.end();
+    return;
+  }
+  try {
+    await send(res, body, compress, length);
+  } catch {
+    // The client went away, or the file changed while it was read: the answer is cut short.
+    res.destroy();
+  }
+}
+
+async function send(res: ServerResponse, body: Exclude<Body, { kind: 'none' }>, encoding: Encoding | undefined, length: number | null) {
+  if (!encoding && body.kind === 'bytes') {
+    res.end(body.bytes);
+    return;
+  }
+  if (!encoding && body.kind === 'file' && body.file.end - body.file.start < CHUNK) {
+    res.end(await readBytes(body.file.file, body.file.start, body.file.end - body.file.start + 1));
+    return;
+  }
+  const source =
+    body.kind === 'bytes'
+      ? Readable.from([body.bytes])
+      : body.kind === 'file'
+        ? createReadStream(body.file.file, { start: body.file.start, end: body.file.end, highWaterMark: CHUNK })
+        : Readable.fromWeb(body.stream as NodeReadableStream<Uint8Array>);
+  if (encoding) await pipeline(source, compressor(encoding, length), res);
+  else await pipeline(source, res);
+}
+
+/** The length of the whole representation, if known: a range's is after the slash of its Content-Range. */
+function representationLength(status: number, headers: Record<string, string>): number | null {
+  const length = status === 206 ? /\/(\d+)$/.exec(headers['content-range'] ?? '')?.[1] : headers['content-length'];
+  return length === undefined ? null : Number(length);
+}
+
+function withVary(vary: string | undefined): string {
+  if (!vary) return 'Accept-Encoding';
+  const names = vary.split(',').map((name) => name.trim().toLowerCase());
+  return names.includes('accept-encoding') || names.includes('*') ? vary : `${vary}, Accept-Encoding`;
+}
+
+/**
+ * The encoding an Accept-Encoding header asks for (RFC 9110, 12.5.3): the acceptable one with the
+ * highest weight, the rule's order of preference deciding ties (with each other and with the
+ * identity); none when the header is absent, when no encoding is acceptable (`br;q=0`, or neither
+ * named nor covered by `*`), or when the identity weighs more (`gzip;q=0.5, identity`). `x-gzip`
+ * is gzip.
+ */
+export function acceptedEncoding(header: string | undefined): Encoding | undefined {
+  if (header === undefined) return undefined;
+  const weights = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.split(';');
+    const coding = name.trim().toLowerCase();
+    if (coding === '') continue;
+    let weight = 1;
+    for (const param of params) {
+      const [key = '', value = ''] = param.split('=');
+      if (key.trim().toLowerCase() === 'q') weight = Number(value.trim());
+    }
+    if (!Number.isFinite(weight) || weight < 0 || weight > 1) continue;
+    const key = coding === 'x-gzip' ? 'gzip' : coding;
+    weights.set(key, Math.max(weights.get(key) ?? 0, weight));
+  }
+  // Unnamed, the identity weighs as little as the least weighed coding named (as negotiator has
+  // it): `br;q=0.5, gzip;q=0.8` still asks for an encoding.
+  const any = weights.get('*');
+  const least = Math.min(1, ...[...weights.values()].filter((weight) => weight > 0));
+  const identity = weights.get('identity') ?? (any === 0 ? 0 : least);
+  let best: Encoding | undefined;
+  let bestWeight = 0;
+  for (const encoding of COMPRESSION.encodings) {
+    const weight = weights.get(encoding) ?? any ?? 0;
+    if (weight > bestWeight) [best, bestWeight] = [encoding, weight];
+  }
+  return best && bestWeight >= identity ? best : undefined;
+}
+
+/** The ETag of an encoding of the bytes an identity ETag names: the encoding inside the quotes. */
+function encodedEtag(etag: string, encoding: Encoding, weak: boolean): string {
+  const m = /^(W\/)?"([^"]*)"$/.exec(etag);
+  if (!m) return '';
+  return `${weak || m[1] ? 'W/' : ''}"${m[2]}-${encoding}"`;
+}
+
+/** Whether an If-None-Match header names this ETag (the weak comparison) or is `*`. */
+function matchesAny(condition: string | undefined, etag: string): boolean {
+  if (condition === undefined) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  const mine = opaque(etag);
+  return condition.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === mine);
+}
+
+/**
+ * The precompressed copy of a whole file, if `build --precompress` wrote one: a plain file (not a
+ * link) beside it, for the files the rule says get copies. A browsable page never has one.
+ */
+function precompressedCopy(body: FileBody, encoding: Encoding): FileBody | undefined {
+  if (body.start !== 0 || body.end !== body.size - 1 || !precompressible(body.relative, body.size)) return undefined;
+  const suffix = ENCODING_SUFFIX[encoding];
+  const file = body.file + suffix;
+  const stats = lstatSync(file, { throwIfNoEntry: false });
+  if (!stats?.isFile()) return undefined;
+  return { file, relative: body.relative + suffix, size: stats.size, start: 0, end: stats.size - 1, web: null };
+}
+
+/**
+ * On-the-fly compression: brotli at quality 5 with a 256 KiB window (as small as a whole page
+ * compresses within 2% of the default 4 MiB one, and 50 answers at once hold 100 MB of windows,
+ * not 600), told the size when it is known; gzip at level 6.
+ */
+function compressor(encoding: Encoding, size: number | null): Transform {
+  if (encoding === 'gzip') return createGzip({ level: 6 });
+  return createBrotliCompress({
+    params: {
+      [zlib.BROTLI_PARAM_QUALITY]: 5,
+      [zlib.BROTLI_PARAM_LGWIN]: 18,
+      ...(size === null ? {} : { [zlib.BROTLI_PARAM_SIZE_HINT]: size }),
+    },
+  });
 }
 
 /** The answer to a method the site never serves, written straight to the connection, which then closes. */
@@ -352,36 +752,13 @@ function answerRaw(socket: Duplex, method: string, target: string): void {
     body: 'Method Not Allowed\n',
   };
   const body = Buffer.from(answer.body ?? '', 'utf8');
-  const head = Object.entries({ ...answer.headers, 'Content-Length': String(body.length), Connection: 'close' })
+  const headers: Record<string, string> = { ...answer.headers };
+  // Sent as it is, but said to vary as every answer the compression rule covers.
+  if (compressible(headers['Content-Type'] ?? null, body.length)) headers.Vary = withVary(headers.Vary);
+  const head = Object.entries({ ...headers, 'Content-Length': String(body.length), Connection: 'close' })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
   const reason = answer.status === 404 ? 'Not Found' : answer.status === 200 ? 'OK' : 'Method Not Allowed';
   if (socket.writable) socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${answer.status} ${reason}\r\n${head}\r\n`, 'latin1'), body]));
   else socket.destroy();
-}
-
-function sendAnswer(res: ServerResponse, method: string, answer: Answer): void {
-  const body = answer.body ?? '';
-  res.writeHead(answer.status, { ...answer.headers, 'Content-Length': Buffer.byteLength(body) });
-  res.end(method === 'HEAD' ? undefined : body);
-}
-
-async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  res.writeHead(response.status, headers);
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  // Node drops the body of a HEAD response by itself; the headers stay as for GET.
-  await new Promise<void>((resolve, reject) => {
-    Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>)
-      .on('error', reject)
-      .pipe(res)
-      .on('finish', resolve)
-      .on('error', reject);
-  });
 }

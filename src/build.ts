@@ -26,7 +26,8 @@ import type { Fragment } from './outputs/fragment.ts';
 import { StaleBytesError, plansOf } from './outputs/plan.ts';
 import type { Plan } from './outputs/plan.ts';
 import type { Planner } from './outputs/planner.ts';
-import { referenceFiles } from './outputs/reference.ts';
+import { withCopies } from './outputs/precompress.ts';
+import { referenceFiles, withReferenceCopies } from './outputs/reference.ts';
 import { planSite } from './outputs/site.ts';
 import { assemble } from './pipeline/assemble.ts';
 import type { Archive } from './pipeline/assemble.ts';
@@ -90,6 +91,8 @@ export interface BuildOptions extends CheckOptions {
   baseUrl: string;
   /** Plan and compare with the output folder, writing nothing. */
   dryRun?: boolean;
+  /** Also write a .br and a .gz copy beside each file hosts compress (outputs/precompress.ts), for nginx. */
+  precompress?: boolean;
 }
 
 export interface BuildResult extends CheckResult {
@@ -161,12 +164,20 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
   return { ...checked, plans: [...planned, ...late], written: stats, ...(said.length > 0 ? { notices: said } : {}) };
 }
 
-/** Every file of every output, planned in memory, but those made of others' checksums (downloadIndex). */
+/**
+ * Every file of every output, planned in memory, but those made of others' checksums
+ * (downloadIndex, which are in the download and so never precompressed), with their precompressed
+ * copies if asked for.
+ */
 function planOutputs(archive: Archive, fragments: ReadonlyMap<string, Fragment>, options: BuildOptions): Plan[] {
-  if (options.reference) return plansOf(referenceFiles(archive, options.baseUrl));
+  if (options.reference) {
+    const files = referenceFiles(archive, options.baseUrl);
+    return plansOf(options.precompress ? withReferenceCopies(files) : files);
+  }
   // Placeholders hold a NUL character, which validation refuses in data, so a placeholder can only
   // be one (a SpliceError here is a bug, never a reason to publish something else).
-  return PLANNERS.flatMap((plan) => plan({ archive, fragments, baseUrl: options.baseUrl }));
+  const plans = PLANNERS.flatMap((plan) => plan({ archive, fragments, baseUrl: options.baseUrl }));
+  return options.precompress ? withCopies(plans) : plans;
 }
 
 /** The download's checksum list and page, from its files' checksums (none on the reference path, which has them). */

@@ -48,6 +48,15 @@ interface PipelineOptions {
   reference?: boolean;
 }
 
+interface BuildFlags extends PipelineOptions {
+  metadata: string;
+  out: string;
+  baseUrl?: string;
+  dryRun?: boolean;
+  precompress?: boolean;
+  quiet?: boolean;
+}
+
 // ---- Formatting results ------------------------------------------------------------------------------
 
 function plural(n: number, word: string, many = `${word}s`): string {
@@ -235,7 +244,7 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
         "also write a .gz and a .br copy beside each file a host compresses, for nginx's gzip_static and brotli_static (not for Netlify, which compresses at its edge)",
       )
       .option('--quiet', 'when the metadata is invalid, list its errors only (warnings are counted)'),
-  ).action(async (opts: { metadata: string; out: string; baseUrl?: string; dryRun?: boolean; precompress?: boolean; quiet?: boolean } & PipelineOptions) => {
+  ).action(async (opts: BuildFlags) => {
     const started = Date.now();
     const baseUrl = resolveBaseUrl(opts.baseUrl, io.env);
     const result = await build({

@@ -4,6 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import type { Plan } from '../outputs/plan.ts';
+import { fileChunks } from './compress.ts';
 import { PieceReader, newSlot } from './pieces.ts';
 
 /** Each plan's SHA-256 (hex), by path; `known` maps plan keys to checksums computed before, and is added to. */
@@ -16,7 +17,7 @@ export async function checksumsOf(plans: readonly Plan[], known: Map<string, str
     let sum = known.get(plan.key);
     if (sum === undefined) {
       const hash = createHash('sha256');
-      for await (const [, chunk] of reader.chunks(plan.pieces)) hash.update(chunk);
+      for await (const chunk of fileChunks(plan, reader)) hash.update(chunk);
       sum = hash.digest('hex');
       known.set(plan.key, sum);
     }

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { StaleBytesError, manifestOf } from '../outputs/plan.ts';
 import type { Manifest, Plan } from '../outputs/plan.ts';
 import { MARKER, WriteError, assertReplaceable, besideOutput, markerText, outputBuildId, swap } from './folder.ts';
+import { fileChunks } from './compress.ts';
 import { PieceReader, newSlot } from './pieces.ts';
 import type { Slot } from './pieces.ts';
 import { Spares } from './spares.ts';
@@ -206,6 +207,8 @@ class PlanWriter {
   private readonly slots: Slot[] = Array.from({ length: IN_FLIGHT }, newSlot);
   private turn = 0;
   private readonly reader = new PieceReader(() => this.slot());
+  /** Reads the file a precompressed copy is made of, through one slot of its own: the compressor takes each chunk in before the next. */
+  private copied?: PieceReader;
 
   /**
    * Writes one plan's bytes into a new file, or over a spare moved into its place; returns how
@@ -217,7 +220,7 @@ class PlanWriter {
     let stopped: unknown;
     const hash = measure ? createHash('sha256') : undefined;
     try {
-      for await (const [slot, chunk] of this.reader.chunks(plan.pieces)) {
+      for await (const [slot, chunk] of this.chunks(plan)) {
         const offset = at;
         at += chunk.length;
         hash?.update(chunk);
@@ -238,6 +241,23 @@ class PlanWriter {
     await handle.close();
     if (failure !== undefined) throw failure instanceof Error ? failure : new Error(`writing failed: ${JSON.stringify(failure)}`);
     return { bytes: at, reused, ...(hash ? { sha256: hash.digest('hex') } : {}) };
+  }
+
+  /** A plan's bytes, each chunk with the slot that holds it until that slot's write has ended. */
+  private chunks(plan: Plan): AsyncIterable<[Slot, Uint8Array]> {
+    return plan.compression ? this.compressed(plan) : this.reader.chunks(plan.pieces);
+  }
+
+  /**
+   * A copy's bytes, compressed from its file's as they are read. The compressor makes new buffers,
+   * which it never reuses: each is written through a slot, which bounds the writes in flight.
+   */
+  private async *compressed(plan: Plan): AsyncGenerator<[Slot, Uint8Array]> {
+    if (!this.copied) {
+      const own = newSlot();
+      this.copied = new PieceReader(() => Promise.resolve(own));
+    }
+    for await (const chunk of fileChunks(plan, this.copied)) yield [await this.slot(), chunk];
   }
 
   /** The next slot, once its write has ended. */

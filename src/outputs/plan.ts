@@ -5,6 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import type { Encoding } from '../hosting/routes.ts';
 
 /**
  * Bytes a piece is copied from: in memory, or a file (of the build cache) that is copied from as
@@ -33,14 +34,27 @@ export interface BytesPiece {
 
 export type Piece = string | BytesPiece;
 
+/** How a precompressed copy's bytes are compressed (outputs/precompress.ts). */
+export interface Compression {
+  encoding: Encoding;
+  /** gzip's level, or brotli's quality. */
+  level: number;
+}
+
 export interface Plan {
   /** Relative to the output folder, with `/` separators. */
   path: string;
   pieces: Piece[];
   /** Equal keys mean equal bytes. */
   key: string;
-  /** In bytes. */
+  /** Of the pieces' bytes, in bytes: the file's size, but for a compressed copy's (see `compression`). */
   size: number;
+  /**
+   * Present on a precompressed copy of another file: the pieces are that file's, compressed this
+   * way as they are written, so `size` is the other file's and the copy's own is known only once
+   * it is made.
+   */
+  compression?: Compression;
 }
 
 function sizeOf(piece: Piece): number {

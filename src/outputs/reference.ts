@@ -3,7 +3,7 @@
 // `build --reference` hold it to that.
 
 import { createHash } from 'node:crypto';
-import { DOWNLOAD_DIR, detailFile } from '../hosting/routes.ts';
+import { DOWNLOAD_DIR, detailFile, precompressible } from '../hosting/routes.ts';
 import type { NodeYaml } from '../kinds/data.ts';
 import { KIND_TYPES, SECTIONS } from '../kinds/registry.ts';
 import type { KindType } from '../kinds/registry.ts';
@@ -20,6 +20,7 @@ import type { Fragment } from './fragment.ts';
 import { plansOf } from './plan.ts';
 import type { Piece } from './plan.ts';
 import { planOpenapi } from './openapi/plan.ts';
+import { COPIES, compressWhole, copyPath } from './precompress.ts';
 import { fixedFiles } from './api/fixed.ts';
 import { encodeJson } from './api/encode.ts';
 import { nodeObject } from './api/objects.ts';
@@ -48,6 +49,18 @@ export function referenceFiles(archive: Archive, baseUrl: string): OutputFiles {
   // Documents that do not depend on the metadata are the same on both paths.
   for (const plan of planOpenapi({ archive, fragments: new Map(), baseUrl })) out.set(plan.path, textOf(plan.path, plan.pieces));
   for (const [path, content] of downloadFiles(archive, baseUrl)) out.set(path, content);
+  return out;
+}
+
+/** The files with each precompressible one's copies after it, each compressed at once from the whole file. */
+export function withReferenceCopies(files: OutputFiles): OutputFiles {
+  const out: OutputFiles = new Map();
+  for (const [file, content] of files) {
+    out.set(file, content);
+    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+    if (!precompressible(file, bytes.length)) continue;
+    for (const compression of COPIES) out.set(copyPath(file, compression), compressWhole(bytes, compression));
+  }
   return out;
 }
 

@@ -201,8 +201,8 @@ function documentLocation(at: string, document: Document, root: string): string[
     ...addHeaders(documentHeaders(document), false),
     ...block('if ($request_method !~ ^(GET|HEAD)$)', ['return 405;']),
     'charset off;',
-    `error_page 405 @${NAME}_static_405;`,
-    `error_page 404 @${NAME}_static_404;`,
+    `error_page 405 ${INTERNAL}/static-405;`,
+    `error_page 404 ${INTERNAL}/static-404;`,
     `rewrite ^ ${quote(`/${document.file}`)} break;`,
   ]);
 }
@@ -320,7 +320,7 @@ export function renderNginxSite(options: NginxOptions): string {
       ),
       'default_type application/octet-stream;',
       ...compression(brotli),
-      `error_page 404 @${NAME}_static_404;`,
+      `error_page 404 ${INTERNAL}/static-404;`,
       // nginx refuses a path with a malformed percent escape (400) before any location sees it; the
       // other hosts find no such file (404), the API's body under the API.
       `error_page 400 = ${INTERNAL}/bad-request;`,
@@ -384,12 +384,14 @@ export function renderNginxSite(options: NginxOptions): string {
         ...block('if ($request_method !~ ^(GET|HEAD)$)', ['return 405;']),
         ...block('if ($uri ~ "/\\.")', ['return 404;']),
         // A location's error_page replaces every one it would inherit.
-        `error_page 405 @${NAME}_static_405;`,
-        `error_page 404 @${NAME}_static_404;`,
+        `error_page 405 ${INTERNAL}/static-405;`,
+        `error_page 404 ${INTERNAL}/static-404;`,
         `add_header Vary $${NAME}_vary;`,
         'try_files $uri $uri/index.html =404;',
       ]),
-      ...block(`location @${NAME}_static_405`, [
+      // Error pages by path, not by name: a named location would keep the type the file's name gave.
+      ...block(`location = ${INTERNAL}/static-405`, [
+        'internal;',
         `default_type ${quote(STATIC_METHOD_NOT_ALLOWED.headers['Content-Type'] ?? '')};`,
         `add_header Allow ${quote(STATIC_METHOD_NOT_ALLOWED.headers.Allow ?? '')} always;`,
         `return 405 ${quote(STATIC_405_BODY)};`,
@@ -414,7 +416,8 @@ export function renderNginxSite(options: NginxOptions): string {
         ...addHeaders(api, true),
         `return 404 ${quote(BODIES.notFound)};`,
       ]),
-      ...block(`location @${NAME}_static_404`, [`default_type 'text/plain; charset=utf-8';`, `return 404 ${quote(STATIC_404_BODY)};`]),
+      ...block(`location = ${INTERNAL}/static-404`, [
+        'internal;',`default_type 'text/plain; charset=utf-8';`, `return 404 ${quote(STATIC_404_BODY)};`]),
     ]),
   ];
   return `${lines.join('\n')}\n`;

@@ -259,9 +259,14 @@ export function documentHeaders(document: Document): Record<string, string> {
   };
 }
 
-/** The document asked for at this path, if any (a folder's also without its trailing slash). */
+/**
+ * The document asked for at this path, if any: at its own path, a folder's also without its
+ * trailing slash, or at its file's path (Netlify's header rules name both).
+ */
 export function documentAt(pathname: string): Document | undefined {
-  return DOCUMENTS.find((d) => d.path === pathname || (d.path.endsWith('/') && d.path.slice(0, -1) === pathname));
+  return DOCUMENTS.find(
+    (d) => d.path === pathname || (d.path.endsWith('/') && d.path.slice(0, -1) === pathname) || `/${d.file}` === pathname,
+  );
 }
 
 // ---- The host's rewrite rules -------------------------------------------------------------------

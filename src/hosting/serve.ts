@@ -157,8 +157,10 @@ async function respond(req: IncomingMessage, res: ServerResponse, route: Router,
     return;
   }
   const bodies: FileBodies = new Map();
-  const fileLayer = () => routeAndServe(url, req.headers, route, files, bodies);
   const document = documentAt(url.pathname);
+  // A document's folder asked for without its slash is its file, as on the other hosts.
+  const asked = document && !isApiPath(url.pathname) && `${url.pathname}/` === document.path ? new URL(`/${document.file}`, url) : url;
+  const fileLayer = () => routeAndServe(asked, req.headers, route, files, bodies);
   // The API and the documents get what Netlify's edge function and headers rules give them.
   const response =
     isApiPath(url.pathname) && (method === 'GET' || method === 'HEAD')

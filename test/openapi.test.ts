@@ -20,7 +20,9 @@ import {
   FORMATS,
   HEADERS,
   METHODS,
+  PAGE_ANSWERS,
   VIEWS,
+  answerPageFile,
   detailFile,
   documentHeaders,
   listFile,
@@ -29,7 +31,7 @@ import {
   optionsBody,
   optionsFile,
 } from '../src/hosting/routes.ts';
-import type { View } from '../src/hosting/routes.ts';
+import type { PageAnswer, View } from '../src/hosting/routes.ts';
 import { FRONT_PAGE } from '../src/outputs/site.ts';
 import { OPENAPI_PATH, REFERENCE_PATH, openapiDocument } from '../src/outputs/openapi/document.ts';
 import { apiReferencePage } from '../src/outputs/openapi/page.ts';
@@ -272,6 +274,14 @@ function answersOf(file: string): Answer[] {
   }
   for (const view of views)
     if (file === optionsFile(view)) return [{ route: VIEWS[view].path, method: 'options', status: 200, type: json }];
+  // The browsable pages of those answers, written for hosts that serve them from files.
+  for (const view of views) {
+    for (const [answer, status] of Object.entries(PAGE_ANSWERS[view]) as [PageAnswer, number][]) {
+      if (file !== answerPageFile(view, answer)) continue;
+      const methods = answer === 'options' ? ['options'] : answer === 'method' ? COMMON_METHODS.map((m) => m.toLowerCase()) : ['get'];
+      return methods.map((method) => ({ route: VIEWS[view].path, method, status, type: CONTENT_TYPES.html }));
+    }
+  }
   const document = DOCUMENTS.find((d) => d.file === file);
   if (document) return [{ route: document.path, method: 'get', status: 200, type: DOCUMENT_TYPES[document.type] }];
   return [];

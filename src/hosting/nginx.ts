@@ -194,7 +194,7 @@ function viewLocation(view: View, pattern: string): string[] {
 }
 
 /** A document at a path: its file with its headers; methods other than GET and HEAD as a static host answers them. */
-function documentLocation(at: string, document: Document, root: string): string[] {
+function documentLocation(at: string, document: Document): string[] {
   return block(`location = ${at}`, [
     'types { }',
     `default_type ${quote(DOCUMENT_TYPES[document.type])};`,
@@ -377,7 +377,7 @@ export function renderNginxSite(options: NginxOptions): string {
       ]),
       '',
       '# The documents, each with its own headers.',
-      ...DOCUMENTS.flatMap((d) => documentPaths(d).flatMap((at) => documentLocation(at, d, root))),
+      ...DOCUMENTS.flatMap((d) => documentPaths(d).flatMap((at) => documentLocation(at, d))),
       '',
       '# Everything else: static files, answering GET and HEAD; no hidden file is ever served.',
       ...block('location /', [
@@ -417,7 +417,10 @@ export function renderNginxSite(options: NginxOptions): string {
         `return 404 ${quote(BODIES.notFound)};`,
       ]),
       ...block(`location = ${INTERNAL}/static-404`, [
-        'internal;',`default_type 'text/plain; charset=utf-8';`, `return 404 ${quote(STATIC_404_BODY)};`]),
+        'internal;',
+        `default_type 'text/plain; charset=utf-8';`,
+        `return 404 ${quote(STATIC_404_BODY)};`,
+      ]),
     ]),
   ];
   return `${lines.join('\n')}\n`;

@@ -27,7 +27,7 @@ import type { Transform } from 'node:stream';
 import { RedirectsHandler } from '@netlify/redirects';
 import { UsageError } from '../errors.ts';
 import { STATIC_METHOD_NOT_ALLOWED, answerBeforeFiles, handle, isApiPath, withDocumentHeaders } from './edge.ts';
-import { COMPRESSION, ENCODING_SUFFIX, compressible, documentAt, precompressible } from './routes.ts';
+import { COMPRESSION, ENCODING_SUFFIX, compressible, documentAt } from './routes.ts';
 import type { Answer } from './edge.ts';
 import type { Encoding } from './routes.ts';
 import { NETLIFY_TOML } from '../project.ts';
@@ -593,9 +593,21 @@ async function deliver(req: IncomingMessage, res: ServerResponse, out: Outgoing)
   let compress: Encoding | undefined;
   if (!BODILESS.has(status) && status >= 200 && !headers['content-encoding'] && compressible(headers['content-type'] ?? null, length)) {
     headers.vary = withVary(headers.vary);
-    const encoding = status === 206 ? undefined : acceptedEncoding(req.headers['accept-encoding']);
+    const header = req.headers['accept-encoding'];
+    let encoding = status === 206 ? undefined : acceptedEncoding(header);
     if (encoding) {
-      const copy = body.kind === 'file' && status === 200 ? precompressedCopy(body.file, encoding) : undefined;
+      // A copy the request accepts is sent before anything compressed as it goes, as nginx's static
+      // modules come before its filters: archive.json goes as archive.json.gz to a browser.
+      const file = body.kind === 'file' && status === 200 ? body.file : undefined;
+      const copies = file
+        ? [encoding, ...COMPRESSION.encodings.filter((e) => e !== encoding && acceptable(header, e))].map((e) => ({
+            e,
+            copy: precompressedCopy(file, e),
+          }))
+        : [];
+      const found = copies.find((c) => c.copy);
+      if (found) encoding = found.e;
+      const copy = found?.copy;
       if (copy) {
         body = { kind: 'file', file: copy };
         headers['content-length'] = String(copy.size);
@@ -696,6 +708,17 @@ export function acceptedEncoding(header: string | undefined): Encoding | undefin
   return best && bestWeight >= identity ? best : undefined;
 }
 
+/** Whether an Accept-Encoding header names an encoding with a weight above 0 (`x-gzip` is gzip). */
+function acceptable(header: string | undefined, encoding: Encoding): boolean {
+  return (header ?? '').split(',').some((part) => {
+    const [name = '', ...params] = part.split(';');
+    const coding = name.trim().toLowerCase();
+    if ((coding === 'x-gzip' ? 'gzip' : coding) !== encoding) return false;
+    const q = params.map((p) => p.split('=')).find(([key = '']) => key.trim().toLowerCase() === 'q')?.[1];
+    return q === undefined || Number(q.trim()) > 0;
+  });
+}
+
 /** The ETag of an encoding of the bytes an identity ETag names: the encoding inside the quotes. */
 function encodedEtag(etag: string, encoding: Encoding, weak: boolean): string {
   const m = /^(W\/)?"([^"]*)"$/.exec(etag);
@@ -712,11 +735,12 @@ function matchesAny(condition: string | undefined, etag: string): boolean {
 }
 
 /**
- * The precompressed copy of a whole file, if `build --precompress` wrote one: a plain file (not a
- * link) beside it, for the files the rule says get copies. A browsable page never has one.
+ * The precompressed copy of a whole file, if there is one: a plain file (not a link) beside it,
+ * which `build --precompress` writes (and the download's archive.json.gz is, for archive.json).
+ * A browsable page never has one.
  */
 function precompressedCopy(body: FileBody, encoding: Encoding): FileBody | undefined {
-  if (body.start !== 0 || body.end !== body.size - 1 || !precompressible(body.relative, body.size)) return undefined;
+  if (body.start !== 0 || body.end !== body.size - 1) return undefined;
   const suffix = ENCODING_SUFFIX[encoding];
   const file = body.file + suffix;
   const stats = lstatSync(file, { throwIfNoEntry: false });

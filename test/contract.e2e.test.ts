@@ -5,6 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newAjv } from '../src/pipeline/ajv.ts';
 import { compressible } from '../src/hosting/routes.ts';
@@ -486,4 +487,32 @@ describe.skipIf(SKIP_NGINX)('nginx and serve answer alike', () => {
     });
     expect(seen(b as HttpResult)).toEqual(seen(a as HttpResult));
   });
+
+  const encoded = [
+    '/api/schema/?data_type=catalogues',
+    '/api/schema/?format=api&data_type=imaging',
+    '/download/archive.json',
+    '/api/schema/?data_type=x',
+  ];
+  test.each(encoded.flatMap((target) => ['gzip, deflate, br', 'br', 'gzip', 'identity'].map((encoding) => ({ target, encoding }))))(
+    '$target with Accept-Encoding: $encoding',
+    async ({ target, encoding }) => {
+      const [a, b] = await Promise.all(
+        [hosts.serve, hosts.nginx].map((h) => http(h?.origin ?? '', 'GET', target, { 'Accept-Encoding': encoding })),
+      );
+      const decoded = (r: HttpResult) =>
+        r.headers['content-encoding'] === 'br'
+          ? brotliDecompressSync(r.bytes)
+          : r.headers['content-encoding'] === 'gzip'
+            ? gunzipSync(r.bytes)
+            : r.bytes;
+      const seen = (r: HttpResult) => ({
+        status: r.status,
+        encoding: r.headers['content-encoding'],
+        vary: r.headers.vary,
+        body: decoded(r).toString('utf8'),
+      });
+      expect(seen(b as HttpResult)).toEqual(seen(a as HttpResult));
+    },
+  );
 });

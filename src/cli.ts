@@ -447,16 +447,18 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
     .description('print the nginx configuration that serves a built site as Netlify and `serve` do')
     .option('--root <dir>', 'the built site nginx serves (its absolute path goes into the configuration)', 'dist')
     .option('--listen <address>', "nginx's listen address: HOST:PORT, [IPv6]:PORT or PORT", '127.0.0.1:8080')
+    .option('--server-name <names>', "the host names it answers to (nginx's server_name), e.g. schema.example.org")
     .option('--standalone', 'a whole nginx.conf to run as `nginx -p PREFIX -c FILE`, its pid file, logs and temporary folders under PREFIX')
     .option('--modules <dir>', "where nginx's dynamic modules are (Debian: the JavaScript and brotli modules)", NGINX_MODULES_DIR)
     .option('--no-brotli', 'leave brotli out even when its modules are installed')
-    .action(async (opts: { root: string; listen: string; standalone?: boolean; modules: string; brotli: boolean }) => {
+    .action(async (opts: { root: string; listen: string; serverName?: string; standalone?: boolean; modules: string; brotli: boolean }) => {
       const { nginxConfig } = await import('./hosting/nginx.ts');
       io.stdout(
         await nginxConfig({
           shownRoot: opts.root,
           root: resolve(opts.root),
           listen: opts.listen,
+          ...(opts.serverName ? { serverName: opts.serverName } : {}),
           script: NGINX_SCRIPT,
           modulesDir: resolve(opts.modules),
           ...(opts.standalone ? { standalone: true } : {}),

@@ -19,6 +19,11 @@ describe('refusals', () => {
   test.each([
     ['a folder that holds no build', ['nginx', '--root', 'metadata'], /metadata holds no build; run `npm run build` first/],
     ['a listen address that is not one', ['nginx', '--root', 'dist', '--listen', 'localhost'], /--listen localhost: give HOST:PORT/],
+    [
+      'a server name nginx would read as more than names',
+      ['nginx', '--root', 'dist', '--server-name', 'a; include /etc/passwd'],
+      /--server-name .*give host names/,
+    ],
     ['a modules folder without the JavaScript module', ['nginx', '--root', 'dist', '--modules', 'metadata'], /libnginx-mod-http-js/],
   ])('%s: exit 2 and what to do', async (_name, argv, message) => {
     const dir = await testdir();
@@ -41,7 +46,7 @@ describe.skipIf(SKIP_NGINX)('on a real nginx', () => {
   });
 
   test('the server block passes `nginx -t` inside an operator’s own http { }', async () => {
-    const printed = await cli(['nginx', '--root', 'dist', '--listen', '127.0.0.1:8089'], dir);
+    const printed = await cli(['nginx', '--root', 'dist', '--listen', '127.0.0.1:8089', '--server-name', 'schema.example.org'], dir);
     expect(printed.code, printed.stderr).toBe(0);
     expect(printed.stdout).not.toMatch(/^\s*(load_module|pid|events|http)\b/m);
     const prefix = await tempdir();

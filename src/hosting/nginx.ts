@@ -45,6 +45,8 @@ export interface NginxOptions {
   listen: string;
   /** The script for nginx's JavaScript module, absolute. */
   script: string;
+  /** The host names the server answers to (nginx's server_name); none: whatever reaches the port. */
+  serverName?: string;
   /** A whole nginx.conf, with everything under the prefix given to `nginx -p`. */
   standalone?: boolean;
   /** Where nginx's dynamic modules are (standalone only loads them from there). */
@@ -307,6 +309,7 @@ export function renderNginxSite(options: NginxOptions): string {
     '',
     ...block('server', [
       `listen ${options.listen};`,
+      ...(options.serverName ? [`server_name ${options.serverName};`] : []),
       `root ${quote(root)};`,
       'server_tokens off;',
       // Paths are answered as written: `//api/schema/` is not the list, as on the other hosts.
@@ -473,6 +476,9 @@ export async function nginxConfig(options: NginxOptions & { shownRoot: string })
     await stat(path.join(options.root, MARKER));
   } catch {
     throw new UsageError(`${options.shownRoot} holds no build; run \`npm run build\` first (or pass the built folder with --root)`);
+  }
+  if (options.serverName !== undefined && !/^[A-Za-z0-9*.-]+( [A-Za-z0-9*.-]+)*$/.test(options.serverName)) {
+    throw new UsageError(`--server-name ${options.serverName}: give host names separated by spaces, e.g. "schema.example.org"`);
   }
   if (!/^(\[[0-9a-fA-F:.]+\]:|[A-Za-z0-9.-]+:)?\d{1,5}$/.test(options.listen)) {
     throw new UsageError(`--listen ${options.listen}: give HOST:PORT, [IPv6]:PORT or a port, e.g. 127.0.0.1:8080`);

@@ -87,7 +87,7 @@ beforeAll(async () => {
   await writeFile(path.join(dist, '.git/config'), `${SECRET} (.git/config)\n`);
   await writeFile(path.join(dist, 'api/.hidden'), `${SECRET} (api/.hidden)\n`);
 
-  // Vitest sets NODE_ENV=test, under which serve-handler keeps its errors to itself; the server
+  // Vitest sets NODE_ENV=test, under which libraries may keep their errors to themselves; the server
   // runs here as a user runs it.
   const env = { ...process.env };
   delete env.NODE_ENV;

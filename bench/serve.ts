@@ -639,6 +639,7 @@ function errors(n: number, kinds: string): string {
 
 interface Report {
   started: string;
+  /** loadAverage: the 1, 5 and 15-minute load averages as the benchmark started, before its own load. */
   machine: { cpus: number; loadAverage: number[]; node: string; nginx: string; autocannon: string };
   options: Omit<Options, 'dir' | 'json'>;
   precompress: boolean;
@@ -651,6 +652,7 @@ interface Report {
 
 async function bench(options: Options, root: string, log: (text: string) => void): Promise<Report> {
   const started = new Date().toISOString();
+  const loadAverage = os.loadavg();
   const notes: string[] = [];
   const precompress = buildHas('--precompress');
   if (!precompress) notes.push('`build --precompress` does not exist yet: the sites are built without precompressed copies.');
@@ -830,7 +832,7 @@ async function bench(options: Options, root: string, log: (text: string) => void
     started,
     machine: {
       cpus: os.availableParallelism(),
-      loadAverage: os.loadavg(),
+      loadAverage,
       node: process.version,
       nginx: nginxVersion(),
       autocannon: (require('autocannon/package.json') as { version: string }).version,
@@ -850,7 +852,7 @@ function markdown(report: Report): string {
   const out: string[] = [];
   out.push(
     `Load on loopback from autocannon ${machine.autocannon} in one process, on ${machine.cpus} cores shared with the servers; ` +
-      `node ${machine.node}, nginx ${machine.nginx}. Small answers: ${options.duration} s per run after a warm-up; listings: ` +
+      `node ${machine.node}, nginx ${machine.nginx}; load average ${machine.loadAverage[0]?.toFixed(2)} as it started. Small answers: ${options.duration} s per run after a warm-up; listings: ` +
       `${LARGE_SEQUENTIAL} requests over 1 connection, 1 per connection over ${options.connections}. ` +
       `Each "× baseline" is req/s over the baseline's, measured right before in the same run.\n`,
   );

@@ -78,6 +78,29 @@ export interface FacilityYaml extends NodeYaml {
   bands: BandYaml[];
 }
 
+export interface ExtensionYaml {
+  name: string;
+  holds: string;
+}
+
+/** An IFS or spectra data product. */
+export interface ProductYaml extends NodeYaml {
+  product_type: 'cube' | 'map' | 'spectrum';
+  arm?: string | null;
+  wave_min_ang?: number | null;
+  wave_max_ang?: number | null;
+  wave_step_ang?: number | null;
+  resolving_power?: number | null;
+  spatial_sampling_arcsec?: number | null;
+  dimensions?: number[] | null;
+  flux_unit?: string | null;
+  extensions?: ExtensionYaml[];
+}
+
+export interface ProductFacilityYaml extends NodeYaml {
+  products: ProductYaml[];
+}
+
 export interface RetiredYaml {
   kind: string;
   id: number;

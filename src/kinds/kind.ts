@@ -5,7 +5,18 @@ import type { DataType } from '../hosting/routes.ts';
 
 /** Every kind, named as the API's `type` field names it. */
 export type KindType =
-  'Survey' | 'DataRelease' | 'CatalogueGroup' | 'CatalogueTable' | 'CatalogueColumn' | 'ImagingFacility' | 'ImagingBand' | 'ImagingRegion';
+  | 'Survey'
+  | 'DataRelease'
+  | 'CatalogueGroup'
+  | 'CatalogueTable'
+  | 'CatalogueColumn'
+  | 'ImagingFacility'
+  | 'ImagingBand'
+  | 'ImagingRegion'
+  | 'IFSFacility'
+  | 'IFSDataProduct'
+  | 'SpectraFacility'
+  | 'SpectraDataProduct';
 
 /** The kinds of metadata file: a kind with a file of its own, or the list of retired ids. */
 export type FileKind = KindType | 'Retired';

@@ -1,5 +1,5 @@
-// The registry of metadata kinds: each kind is declared once (in archive.ts, catalogues.ts and
-// imaging.ts), and every stage reads what it needs from here: where files sit and what kind each
+// The registry of metadata kinds: each kind is declared once (in archive.ts, catalogues.ts,
+// imaging.ts and products.ts), and every stage reads what it needs from here: where files sit and what kind each
 // is, the schemas, the nesting, the words in messages, the API's fields, the scaffolds.
 
 import { DATA_TYPES } from '../hosting/routes.ts';
@@ -7,6 +7,7 @@ import type { DataType } from '../hosting/routes.ts';
 import { DataRelease, Survey } from './archive.ts';
 import { CatalogueColumn, CatalogueGroup, CatalogueTable } from './catalogues.ts';
 import { ImagingBand, ImagingFacility, ImagingRegion } from './imaging.ts';
+import { IFSDataProduct, IFSFacility, SpectraDataProduct, SpectraFacility } from './products.ts';
 import type { FileKind, Kind, KindFile, KindType } from './kind.ts';
 
 export type { FileKind, Kind, KindType } from './kind.ts';
@@ -21,6 +22,10 @@ export const KINDS: Readonly<Record<KindType, Kind>> = {
   ImagingFacility,
   ImagingBand,
   ImagingRegion,
+  IFSFacility,
+  IFSDataProduct,
+  SpectraFacility,
+  SpectraDataProduct,
 };
 
 export const KIND_TYPES = Object.keys(KINDS) as KindType[];

@@ -3,6 +3,7 @@
 // planners splice between their own heads and tails. A rebuild after one edit renders only that
 // file's texts again.
 
+import { SECTIONS } from '../kinds/registry.ts';
 import type { KindType } from '../kinds/registry.ts';
 import type { ApiObject } from './api/objects.ts';
 import { gzipMember } from './download/gzip.ts';
@@ -33,7 +34,8 @@ export interface UnitTextDeclaration {
   render: (api: ApiObject, place: UnitPlace, compact: Uint8Array) => Uint8Array | string;
 }
 
-const BOTH: readonly KindType[] = ['CatalogueGroup', 'ImagingFacility'];
+/** Every kind with a file of its own in a release: catalogue groups and every kind of facility. */
+const BOTH: readonly KindType[] = SECTIONS.map((s) => s.kind);
 const GROUPS: readonly KindType[] = ['CatalogueGroup'];
 const FACILITIES: readonly KindType[] = ['ImagingFacility'];
 

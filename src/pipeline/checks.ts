@@ -142,6 +142,98 @@ function band(value: unknown): Finding[] {
   return [];
 }
 
+// ---- IFS and spectra data products -----------------------------------------------------------------
+
+/** Where an instrument's wavelengths can sit, in Angstrom: from the far ultraviolet to the mid infrared. */
+const PRODUCT_WAVES = { min: 300, max: 300_000 };
+
+function product(value: unknown): Finding[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const p = value as { product_type?: unknown; wave_min_ang?: unknown; wave_max_ang?: unknown; dimensions?: unknown };
+  const findings: Finding[] = [];
+  const min = typeof p.wave_min_ang === 'number' ? p.wave_min_ang : undefined;
+  const max = typeof p.wave_max_ang === 'number' ? p.wave_max_ang : undefined;
+  if (p.product_type === 'cube' || p.product_type === 'spectrum') {
+    for (const [key, given] of [
+      ['wave_min_ang', min],
+      ['wave_max_ang', max],
+    ] as const) {
+      if (given === undefined) {
+        findings.push(
+          error('products/wavelength', `is missing: a ${p.product_type} covers a wavelength range; give it in Angstrom`, [key], 'key'),
+        );
+      }
+    }
+  }
+  if (min !== undefined && max !== undefined && min >= max) {
+    findings.push(
+      error('products/wavelength', `is ${max} Å, not above wave_min_ang (${min} Å); swap them or correct one`, ['wave_max_ang']),
+    );
+  }
+  for (const [key, wave] of [
+    ['wave_min_ang', min],
+    ['wave_max_ang', max],
+  ] as const) {
+    if (wave === undefined || (wave >= PRODUCT_WAVES.min && wave <= PRODUCT_WAVES.max)) continue;
+    const hint =
+      wave < PRODUCT_WAVES.min && wave * 10 >= PRODUCT_WAVES.min
+        ? ' (is it in nm? 1 nm = 10 Å)'
+        : wave < 30
+          ? ' (is it in µm? 1 µm = 10,000 Å)'
+          : '';
+    findings.push(
+      warning(
+        'products/wavelength',
+        `is ${wave} Å, outside where spectrographs work (${PRODUCT_WAVES.min}–${PRODUCT_WAVES.max.toLocaleString('en')} Å)${hint}; the range is in Angstrom`,
+        [key],
+      ),
+    );
+  }
+  const axes = { cube: 3, map: 2, spectrum: 1 }[String(p.product_type)];
+  if (
+    axes !== undefined &&
+    Array.isArray(p.dimensions) &&
+    p.dimensions.length !== axes &&
+    !(p.product_type === 'spectrum' && p.dimensions.length === 2)
+  ) {
+    findings.push(
+      warning('products/dimensions', `has ${p.dimensions.length} axes; a ${String(p.product_type)} has ${axes}`, ['dimensions']),
+    );
+  }
+  return findings;
+}
+
+/**
+ * Arms named consistently: the products a facility lists under one arm cover wavelengths that
+ * overlap. One that does not is under the wrong arm, or the arm has two names.
+ */
+function arms(value: unknown): Finding[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const products = (value as { products?: unknown }).products;
+  if (!Array.isArray(products)) return [];
+  const first = new Map<string, { name: string; min: number; max: number }>();
+  const findings: Finding[] = [];
+  products.forEach((item, i) => {
+    const p = item as { name?: unknown; arm?: unknown; wave_min_ang?: unknown; wave_max_ang?: unknown };
+    if (typeof p.arm !== 'string' || typeof p.wave_min_ang !== 'number' || typeof p.wave_max_ang !== 'number') return;
+    const seen = first.get(p.arm);
+    if (!seen) {
+      first.set(p.arm, { name: String(p.name), min: p.wave_min_ang, max: p.wave_max_ang });
+      return;
+    }
+    if (p.wave_max_ang < seen.min || p.wave_min_ang > seen.max) {
+      findings.push(
+        warning(
+          'products/arm',
+          `is "${p.arm}", but covers ${p.wave_min_ang}–${p.wave_max_ang} Å where product "${seen.name}" of that arm covers ${seen.min}–${seen.max} Å; is it another arm?`,
+          ['products', i, 'arm'],
+        ),
+      );
+    }
+  });
+  return findings;
+}
+
 // ---- FITS headers ------------------------------------------------------------------------------------------
 
 const KEYWORD = /^[A-Z0-9_-]{1,8}$/;
@@ -246,6 +338,8 @@ export const CHECKS: Record<string, Check> = {
   ra,
   dec,
   band,
+  product,
+  arms,
   'fits-header': fitsHeader,
   file,
 };

@@ -338,6 +338,12 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
         'pattern',
       );
     }
+    case 'enum': {
+      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v));
+      const near = typeof value === 'string' ? closest(JSON.stringify(value), allowed) : undefined;
+      const hint = near !== undefined && distance(JSON.stringify(value), near) <= 3 ? `; did you mean ${near}?` : '';
+      return make(`${subject} must be one of ${allowed.join(', ')}, found ${found}${hint}`, 'enum');
+    }
     case 'x-check':
       // Its findings are reported by describeFinding.
       return undefined;

@@ -90,23 +90,31 @@ export function answerAfterFiles(method: string, url: URL, status: number, conte
  * files behind the rewrite rules (Netlify's `context.next()`, or `serve`'s file layer).
  */
 export async function handle(request: Request, next: () => Promise<Response>): Promise<Response> {
-  const url = new URL(request.url);
+  const out = await policy(request.method, new URL(request.url), next);
+  return out instanceof Response ? out : toResponse(request.method, out);
+}
+
+/**
+ * The policy itself: either the files' response, finished, or an answer of its own (an error or
+ * OPTIONS body), given as data so that `serve` sends it as bytes without building web objects.
+ */
+export async function policy(method: string, url: URL, next: () => Promise<Response>): Promise<Response | Answer> {
   const document = documentAt(url.pathname);
-  if (document && (request.method === 'GET' || request.method === 'HEAD')) return withDocumentHeaders(document, await next());
+  if (document && (method === 'GET' || method === 'HEAD')) return withDocumentHeaders(document, await next());
   if (!isApiPath(url.pathname)) return next();
-  const own = answerBeforeFiles(request.method, url);
-  if (own) return toResponse(request.method, own);
+  const own = answerBeforeFiles(method, url);
+  if (own) return own;
   const res = await next();
-  const finished = answerAfterFiles(request.method, url, res.status, res.headers.get('content-type'));
+  const finished = answerAfterFiles(method, url, res.status, res.headers.get('content-type'));
   if (finished.body !== undefined) {
     await res.body?.cancel();
-    return toResponse(request.method, finished);
+    return finished;
   }
   const headers = new Headers(res.headers);
   for (const [name, value] of Object.entries(finished.headers)) headers.set(name, value);
   const view = viewOf(url.pathname)?.view;
   if (view && finished.status === 200 && finished.headers['Content-Type'] === CONTENT_TYPES.html)
-    return withRequest(view, request.method, url, res, headers);
+    return withRequest(view, method, url, res, headers);
   return new Response(res.body, { status: finished.status, headers });
 }
 

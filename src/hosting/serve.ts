@@ -26,7 +26,7 @@ import { constants as zlib, createBrotliCompress, createGzip } from 'node:zlib';
 import type { Transform } from 'node:stream';
 import { RedirectsHandler } from '@netlify/redirects';
 import { UsageError } from '../errors.ts';
-import { STATIC_METHOD_NOT_ALLOWED, answerBeforeFiles, handle, isApiPath, withDocumentHeaders } from './edge.ts';
+import { STATIC_METHOD_NOT_ALLOWED, answerBeforeFiles, isApiPath, policy, withDocumentHeaders } from './edge.ts';
 import { COMPRESSION, ENCODING_SUFFIX, compressible, documentAt } from './routes.ts';
 import type { Answer } from './edge.ts';
 import type { Encoding } from './routes.ts';
@@ -164,11 +164,11 @@ async function respond(req: IncomingMessage, res: ServerResponse, route: Router,
   // The API and the documents get what Netlify's edge function and headers rules give them.
   const response =
     isApiPath(url.pathname) && (method === 'GET' || method === 'HEAD')
-      ? await handle(new Request(url, { method, headers: webHeaders(req.headers) }), fileLayer)
+      ? await policy(method, url, fileLayer)
       : document
         ? withDocumentHeaders(document, await fileLayer())
         : await fileLayer();
-  await deliver(req, res, fromResponse(response, bodies));
+  await deliver(req, res, response instanceof Response ? fromResponse(response, bodies) : fromAnswer(response));
 }
 
 function webHeaders(headers: IncomingHttpHeaders): Headers {
@@ -553,8 +553,10 @@ const BODILESS = new Set([204, 304, 416]);
 function fromAnswer(answer: Answer): Outgoing {
   const bytes = Buffer.from(answer.body ?? '', 'utf8');
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(answer.headers)) headers[name.toLowerCase()] = value;
-  headers['content-length'] = String(bytes.length);
+  const named: Record<string, string> = { 'content-length': String(bytes.length) };
+  for (const [name, value] of Object.entries(answer.headers)) named[name.toLowerCase()] = value;
+  // In the order a Headers object gives them, as the edge's own answers have them on Netlify.
+  for (const name of Object.keys(named).sort()) headers[name] = named[name] ?? '';
   return { status: answer.status, headers, body: { kind: 'bytes', bytes } };
 }
 

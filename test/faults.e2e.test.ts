@@ -1,5 +1,5 @@
 // Builds meet the faults of real machines: killed (-9) and interrupted (Ctrl-C) at random points of
-// the L synthetic archive, several at once into one output and one cache, a full disk under the
+// a build of the M synthetic archive, several at once into one output and one cache, a full disk under the
 // output and under the cache, an old output that cannot be removed, and a lock left by a build
 // that is gone. Whatever happens, the output is the old one or a complete new one, never a mix,
 // and the next build clears what was left.
@@ -118,7 +118,7 @@ function* delays(seed: number): Generator<number> {
   }
 }
 
-describe('killed and interrupted builds of the L synthetic archive', () => {
+describe('killed and interrupted builds of the M synthetic archive', () => {
   let dir = '';
   const hashes = new Map<string, string>();
   const build = (version: string, stop?: { signal: NodeJS.Signals; afterMs: number }, cache = 'cache') =>
@@ -129,33 +129,43 @@ describe('killed and interrupted builds of the L synthetic archive', () => {
     return [...hashes].find(([, hash]) => hash === found)?.[0];
   };
   let current = 'old';
+  // How long a build of each kind took here, so that kill points fall inside one on any machine.
+  const took = { cold: 0, warm: 0 };
 
   beforeAll(async () => {
     dir = await tempdir();
-    await writeTree(path.join(dir, 'old'), generateArchive('L'));
+    await writeTree(path.join(dir, 'old'), generateArchive('M'));
     await changed(path.join(dir, 'old'), path.join(dir, 'new'), 7);
     // Each version's complete output, built in turn into the output: the states a round may leave.
-    for (const version of ['new', 'old']) {
+    // The first build is a cold one (an empty cache), the second a warm one.
+    for (const [version, kind] of [
+      ['new', 'cold'],
+      ['old', 'warm'],
+    ] as const) {
+      const started = performance.now();
       const built = await build(version);
+      took[kind] = performance.now() - started;
       expect(built.code, built.stderr).toBe(0);
       hashes.set(version, await treeHash(path.join(dir, 'out')));
     }
     expect(hashes.get('old')).not.toBe(hashes.get('new'));
-  }, 180_000);
+  }, 120_000);
 
   const random = delays(SEED);
-  // A warm build of the other version takes about a second and a cold one several: kill points
-  // across both, the cold one falling among the cache's writes too, by either signal, with an empty
-  // cache of its own so that the next build is a warm one. Three rounds, with a new seed each run.
+  // Kill points across a warm build of the other version and a cold one, the cold one falling among
+  // the cache's writes too, by either signal, with an empty cache of its own so that the next build
+  // is a warm one. Each is a share of that kind of build's time as measured above, so that it falls
+  // inside the build rather than after it. Three rounds, with a new seed each run.
   const coldSignal = (random.next().value as number) < 0.5 ? 'SIGKILL' : 'SIGINT';
   const rounds = (['SIGKILL', 'SIGINT', coldSignal] as const).map(
-    (signal, i) => [signal, Math.round((random.next().value as number) * (i < 2 ? 1500 : 4000)), i === 2, SEED] as const,
+    (signal, i) => [signal, Math.round((random.next().value as number) * 100), i === 2, SEED] as const,
   );
 
   test.each(rounds)(
-    '%s after %i ms (cold: %s, seed %i): the output is the old one or the complete new one',
-    async (signal, afterMs, cold) => {
+    '%s after %i/100 of a build (cold: %s, seed %i): the output is the old one or the complete new one',
+    async (signal, percent, cold) => {
       const other = current === 'old' ? 'new' : 'old';
+      const afterMs = Math.round((percent / 100) * (cold ? took.cold : took.warm));
       const stopped = await build(other, { signal, afterMs }, cold ? 'cache-cold' : 'cache');
       expect(stopped.stderr).not.toMatch(/internal error|\n\s+at /);
       // Stopped by the signal itself, unless it had finished by then (Ctrl-C stops a build at once).

@@ -1,25 +1,28 @@
 // The Virtual Observatory outputs as the real VO tools read them: whole documents (head, every
-// group's or facility's rows with the survey URL filled in, tail) made from the fixture archive, the
-// bundled metadata and a hand-made group and facility full of hostile text, then read by xmllint
-// against the vendored XSDs, astropy, STILTS votlint and taplint, Python's csv module and pyvo.
+// group's or facility's rows with the survey URL filled in, tail) made from the fixture archive (with
+// and without IFS and spectra facilities), the bundled metadata and a hand-made group and facilities
+// full of hostile text, then read by xmllint against the vendored XSDs, astropy, STILTS votlint and
+// taplint, Python's csv module and pyvo.
 // The tools come from Debian (python3-astropy python3-pyvo stilts libxml2-utils; .ci/run installs
 // them); a missing tool fails the test with what to install.
 
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import type { FacilityYaml, GroupYaml, ReleaseYaml, SurveyYaml } from '../src/kinds/data.ts';
+import type { FacilityYaml, GroupYaml, ProductFacilityYaml, ReleaseYaml, SurveyYaml } from '../src/kinds/data.ts';
 import { nodeObject, releaseHead } from '../src/outputs/api/objects.ts';
 import type { ApiObject } from '../src/outputs/api/objects.ts';
 import * as vo from '../src/outputs/vo/index.ts';
 import type { Place } from '../src/outputs/vo/index.ts';
-import { COLUMNS, REGIONS } from '../src/outputs/vo/listings.ts';
-import type { Field } from '../src/outputs/vo/listings.ts';
+import { COLUMNS, PRODUCTS, REGIONS } from '../src/outputs/vo/listings.ts';
+import type { Field, Listing } from '../src/outputs/vo/listings.ts';
 import { degreesText, descriptionText, ucdText, unitText } from '../src/outputs/vo/text.ts';
 import { BUNDLED, FIXTURE, PROJECT, tempdir } from './helpers.ts';
+import { PRODUCT_FILES } from './products-fixture.ts';
 
 // ---- The archives ---------------------------------------------------------------------------------------
 
@@ -30,6 +33,8 @@ interface Release {
   url: string;
   groups: ApiObject[];
   facilities: ApiObject[];
+  /** IFS facilities, then spectra facilities. */
+  products: ApiObject[];
 }
 
 const yamlFiles = (dir: string): string[] => {
@@ -68,6 +73,12 @@ function loadArchive(root: string, base: string): Release[] {
         facilities: yamlFiles(path.join(dir, 'imaging')).map((f) =>
           nodeObject('ImagingFacility', readYaml(f) as FacilityYaml, [survey, release]),
         ),
+        products: [
+          ...yamlFiles(path.join(dir, 'ifs')).map((f) => nodeObject('IFSFacility', readYaml(f) as ProductFacilityYaml, [survey, release])),
+          ...yamlFiles(path.join(dir, 'spectra')).map((f) =>
+            nodeObject('SpectraFacility', readYaml(f) as ProductFacilityYaml, [survey, release]),
+          ),
+        ],
       });
     }
   }
@@ -159,6 +170,62 @@ const HOSTILE_FACILITY: FacilityYaml = {
   ],
 };
 
+const HOSTILE_IFS: ProductFacilityYaml = {
+  id: 9600,
+  name: 'Hostile-IFS_1',
+  description: at(3),
+  ...DATES,
+  products: [
+    {
+      id: 9601,
+      name: 'cube<&>"]]>🔭',
+      description: at(0),
+      product_type: 'cube',
+      arm: 'blue',
+      wave_min_ang: 3750,
+      wave_max_ang: 5750.5,
+      wave_step_ang: 1e-7,
+      resolving_power: 1812,
+      spatial_sampling_arcsec: 0.5,
+      dimensions: [50, 50, 2048],
+      flux_unit: '<&>"µ',
+      extensions: [
+        { name: 'PRIMARY', holds: at(1) },
+        { name: 'VARIANCE', holds: 'Variance' },
+        { name: 'WEIGHT', holds: 'Weight' },
+      ],
+    },
+    { id: 9602, name: `ctl\x01\x1b\x7f\x85end`, description: at(1), product_type: 'map', flux_unit: '-', dimensions: [1] },
+    {
+      id: 9603,
+      name: 'שלום,"x"',
+      description: '-',
+      product_type: 'cube',
+      flux_unit: 'None',
+      wave_min_ang: 0.30000000000000004,
+      wave_max_ang: 1e21,
+    },
+    { id: 9604, name: 'long', description: LONG, product_type: 'map' },
+  ],
+};
+
+const HOSTILE_SPECTRA: ProductFacilityYaml = {
+  id: 9700,
+  name: 'hostile_spectra',
+  ...DATES,
+  products: [5, 6, 7, 8, 4].map((i) => ({
+    id: 9700 + i,
+    name: `s${i}`,
+    description: at(i),
+    product_type: 'spectrum' as const,
+    arm: i % 2 === 0 ? 'red' : null,
+    wave_min_ang: 4000 + i,
+    wave_max_ang: 9000,
+    resolving_power: 28000,
+    flux_unit: 'km s-1',
+  })),
+};
+
 const HOSTILE_PLACE: Place = { survey: 'current', release: 'date' };
 const HOSTILE_RELEASES: Release[] = [
   {
@@ -168,14 +235,35 @@ const HOSTILE_RELEASES: Release[] = [
     url: 'https://example.org/api/schema/?survey=current&x="a,b"<c>',
     groups: [nodeObject('CatalogueGroup', HOSTILE_GROUP, ['current', 'date'])],
     facilities: [nodeObject('ImagingFacility', HOSTILE_FACILITY, ['current', 'date'])],
+    products: [
+      nodeObject('IFSFacility', HOSTILE_IFS, ['current', 'date']),
+      nodeObject('SpectraFacility', HOSTILE_SPECTRA, ['current', 'date']),
+    ],
   },
 ];
+
+/** The fixture archive with the IFS and spectra files laid over it, in a folder of its own. */
+function withProducts(): string {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'archive-schema-test-'));
+  cpSync(FIXTURE, root, { recursive: true });
+  for (const [file, text] of Object.entries(PRODUCT_FILES)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), text);
+  }
+  return root;
+}
+const PRODUCTS_ROOT = withProducts();
+afterAll(() => {
+  rmSync(PRODUCTS_ROOT, { recursive: true, force: true });
+});
 
 const FIXTURE_RELEASES = loadArchive(FIXTURE, 'https://schema.test');
 const ARCHIVES: Record<string, Release[]> = {
   fixture: FIXTURE_RELEASES,
   bundled: loadArchive(BUNDLED, 'https://schema.test'),
   hostile: HOSTILE_RELEASES,
+  // IFS and spectra facilities beside catalogues and imaging, and in a release of their own.
+  products: loadArchive(PRODUCTS_ROOT, 'https://schema.test'),
   // No catalogues at all: empty listings, and a tableset with only the schema VODataService calls default.
   'imaging-only': FIXTURE_RELEASES.filter((r) => r.groups.length === 0),
 };
@@ -190,6 +278,8 @@ function documents(releases: Release[]): Record<string, string> {
   let columnsVot = vo.columnsVotHead();
   let regionsCsv = vo.regionsCsvHeader();
   let regionsVot = vo.regionsVotHead();
+  let productsCsv = vo.productsCsvHeader();
+  let productsVot = vo.productsVotHead();
   for (const r of releases) {
     for (const g of r.groups) {
       columnsCsv += filled(vo.columnsCsvRows(g, r.place), vo.csvField(r.url));
@@ -198,6 +288,10 @@ function documents(releases: Release[]): Record<string, string> {
     for (const f of r.facilities) {
       regionsCsv += filled(vo.regionsCsvRows(f, r.place), vo.csvField(r.url));
       regionsVot += filled(vo.regionsVotRows(f, r.place), vo.xmlText(r.url));
+    }
+    for (const f of r.products) {
+      productsCsv += filled(vo.productsCsvRows(f, r.place), vo.csvField(r.url));
+      productsVot += filled(vo.productsVotRows(f, r.place), vo.xmlText(r.url));
     }
   }
   let tap = vo.tapSchemaHead();
@@ -220,6 +314,8 @@ function documents(releases: Release[]): Record<string, string> {
     'columns.vot': columnsVot + vo.columnsVotTail(),
     'regions.csv': regionsCsv,
     'regions.vot': regionsVot + vo.regionsVotTail(),
+    'products.csv': productsCsv,
+    'products.vot': productsVot + vo.productsVotTail(),
     'tap_schema.vot': tap,
     'tables.xml': tables,
   };
@@ -235,12 +331,18 @@ const xmlRead = (text: string): string => xmlSafe(text).replace(/^[ \t\n\r]+|[ \
 /** An element's text as pyvo reads it: null when the element is left out (for no text). */
 const elementText = (text: string | null): string | null => (text === null || text === '' ? null : xmlRead(text));
 
-type Value = string | number | null;
+type Value = string | number | null | number[];
 
-/** The listing's rows, cell by cell as its fields' types read: numbers for numeric fields. */
-function listingRows(kind: 'columns' | 'regions', releases: Release[]): { csv: string[][]; vot: Value[][] } {
+type ListingName = 'columns' | 'regions' | 'products';
+const LISTINGS: Record<ListingName, Listing> = { columns: COLUMNS, regions: REGIONS, products: PRODUCTS };
+
+/** A number as the listings write it, or null. */
+const numberText = (value: unknown): string | null => (typeof value === 'number' ? String(value) : null);
+
+/** The listing's rows, cell by cell as its fields' types read: numbers for numeric fields, arrays of numbers for arrays. */
+function listingRows(kind: ListingName, releases: Release[]): { csv: string[][]; vot: Value[][] } {
   const csv: string[][] = [];
-  const fields: readonly Field[] = kind === 'columns' ? COLUMNS.fields : REGIONS.fields;
+  const fields: readonly Field[] = LISTINGS[kind].fields;
   const push = (cells: (string | null)[]) => {
     csv.push(cells.map((c) => c ?? ''));
   };
@@ -264,6 +366,34 @@ function listingRows(kind: 'columns' | 'regions', releases: Release[]): { csv: s
               r.url,
             ]);
           }
+        }
+      }
+    } else if (kind === 'products') {
+      for (const f of r.products) {
+        for (const p of list(f, 'products')) {
+          const extensions = (p.extensions as ApiObject[]).map((e) => String(e.name));
+          push([
+            r.place.survey,
+            r.place.release,
+            f.type === 'IFSFacility' ? 'ifs' : 'spectra',
+            String(f.name),
+            String(f.id),
+            String(p.name),
+            String(p.id),
+            `${r.place.survey}.${r.place.release}.${String(f.name)}.${String(p.name)}`,
+            String(p.product_type),
+            typeof p.arm === 'string' ? p.arm : null,
+            numberText(p.wave_min_ang),
+            numberText(p.wave_max_ang),
+            numberText(p.wave_step_ang),
+            numberText(p.resolving_power),
+            numberText(p.spatial_sampling_arcsec),
+            Array.isArray(p.dimensions) ? p.dimensions.join('x') : null,
+            unitText(p.flux_unit) || null,
+            extensions.join(' ') || null,
+            descriptionText(p.description),
+            r.url,
+          ]);
         }
       }
     } else {
@@ -297,9 +427,13 @@ function listingRows(kind: 'columns' | 'regions', releases: Release[]): { csv: s
 
 const list = (o: ApiObject, key: string): ApiObject[] => o[key] as ApiObject[];
 
-/** A TABLEDATA cell as astropy reads it: text as an XML reader gives it back ('' when empty), numbers, null for an empty number. */
-function votCell(cell: string | null, field: Pick<Field, 'datatype'> | undefined): Value {
+/**
+ * A TABLEDATA cell as astropy reads it: text as an XML reader gives it back ('' when empty), numbers,
+ * null for an empty number, and an array's numbers from its CSV text (50x50x2048), none when empty.
+ */
+function votCell(cell: string | null, field: Pick<Field, 'datatype' | 'array'> | undefined): Value {
   if (field?.datatype === 'char' || field?.datatype === 'unicodeChar') return xmlRead(cell ?? '');
+  if (field?.array) return cell ? cell.split('x').map(Number) : [];
   return cell === null || cell === '' ? null : Number(cell);
 }
 const TEXT = { datatype: 'char' } as const;
@@ -392,9 +526,11 @@ from astropy.io.votable import parse
 import pyvo.io.vosi
 
 def value(column, i):
-    if numpy.ma.is_masked(column[i]):
-        return None
     v = column[i]
+    if isinstance(v, numpy.ndarray) and v.ndim == 1:
+        return [value(v, j) for j in range(len(v))]
+    if numpy.ma.is_masked(v):
+        return None
     if isinstance(v, (numpy.integer,)):
         return int(v)
     if isinstance(v, (numpy.floating, float)):
@@ -555,9 +691,19 @@ function readOf(file: string): Read {
 // ---- The tests -------------------------------------------------------------------------------------------------
 
 test('the hostile archive holds what it should test', () => {
-  const text = JSON.stringify(HOSTILE_RELEASES[0]?.groups);
-  for (const needle of ['<', '&', ']]>', '"', '\\u0001', '\\u001f', '🔭', 'שלום', '\\r']) expect(text).toContain(needle);
+  for (const units of [HOSTILE_RELEASES[0]?.groups, HOSTILE_RELEASES[0]?.products]) {
+    const text = JSON.stringify(units);
+    for (const needle of ['<', '&', ']]>', '"', '\\u0001', '\\u001f', '🔭', 'שלום', '\\r']) expect(text).toContain(needle);
+  }
   expect(LONG).toHaveLength(10_000);
+});
+
+test('the products archive has IFS and spectra in a release with catalogues, and spectra in one without', () => {
+  const products = ARCHIVES.products ?? [];
+  expect(products.filter((r) => r.products.length > 0).map((r) => [r.place, r.groups.length > 0, r.products.map((f) => f.type)])).toEqual([
+    [{ survey: 'alpha', release: 'dr2' }, true, ['IFSFacility', 'SpectraFacility']],
+    [{ survey: 'gamma', release: 'dr1' }, false, ['SpectraFacility']],
+  ]);
 });
 
 describe.each(NAMES)('%s archive', (name) => {
@@ -567,7 +713,7 @@ describe.each(NAMES)('%s archive', (name) => {
     expect(run?.code).toBe(0);
   });
 
-  test.each(['columns.vot', 'regions.vot', 'tap_schema.vot'])('votlint finds nothing in %s', (file) => {
+  test.each(['columns.vot', 'regions.vot', 'products.vot', 'tap_schema.vot'])('votlint finds nothing in %s', (file) => {
     const run = outcome.votlint[`${name}.${file}`];
     expect(run).toEqual({ code: 0, stdout: '', stderr: '' });
   });
@@ -587,16 +733,16 @@ describe.each(NAMES)('%s archive', (name) => {
     );
   });
 
-  test.each(['columns', 'regions'] as const)('astropy reads %s.vot: fields and every value as written', (kind) => {
+  test.each(['columns', 'regions', 'products'] as const)('astropy reads %s.vot: fields and every value as written', (kind) => {
     const read = readOf(`${name}.${kind}.vot`) as VotRead;
-    const listing = kind === 'columns' ? COLUMNS : REGIONS;
+    const listing = LISTINGS[kind];
     expect(read.tables).toHaveLength(1);
     const [table] = read.tables;
     expect(table?.fields).toEqual(
       listing.fields.map((f) => ({
         name: f.name,
         datatype: f.datatype,
-        arraysize: f.datatype.endsWith('har') ? '*' : null,
+        arraysize: f.datatype.endsWith('har') || f.array ? '*' : null,
         ucd: f.ucd ?? null,
         unit: f.unit ?? null,
       })),
@@ -604,9 +750,9 @@ describe.each(NAMES)('%s archive', (name) => {
     expect(table?.rows).toEqual(listingRows(kind, ARCHIVES[name] ?? []).vot);
   });
 
-  test.each(['columns', 'regions'] as const)("Python's csv module reads %s.csv back exactly; astropy reads it too", (kind) => {
+  test.each(['columns', 'regions', 'products'] as const)("Python's csv module reads %s.csv back exactly; astropy reads it too", (kind) => {
     const read = readOf(`${name}.${kind}.csv`) as CsvRead;
-    const listing = kind === 'columns' ? COLUMNS : REGIONS;
+    const listing = LISTINGS[kind];
     const { csv } = listingRows(kind, ARCHIVES[name] ?? []);
     expect(read.rows).toEqual([listing.fields.map((f) => f.name), ...csv]);
     // astropy.io.ascii splits lines first (at Python's line boundaries, LS and NEL included), trims
@@ -615,8 +761,16 @@ describe.each(NAMES)('%s archive', (name) => {
     expect(read.astropy.names).toEqual(listing.fields.map((f) => f.name));
     // eslint-disable-next-line no-control-regex -- Python's line boundaries include FS, GS and RS
     const squeeze = (value: Value): Value => (typeof value === 'string' ? value.replace(/[\s\x1c-\x1f\x85]/g, '') || null : value);
-    expect(read.astropy.rows.map((row) => row.map(squeeze))).toEqual(
-      csv.map((row) => row.map((cell, i) => (listing.fields[i]?.datatype.endsWith('har') ? squeeze(cell) : votCell(cell, NUMBER)))),
+    // An array's text (50x50x2048) is text to astropy, or a number when the column holds one axis only.
+    const arrayText = (value: Value): Value => (value === null || value === '' ? null : String(value));
+    expect(read.astropy.rows.map((row) => row.map((value, i) => (listing.fields[i]?.array ? arrayText(value) : squeeze(value))))).toEqual(
+      csv.map((row) =>
+        row.map((cell, i) => {
+          const field = listing.fields[i];
+          if (field?.array) return arrayText(cell);
+          return field?.datatype.endsWith('har') ? squeeze(cell) : votCell(cell, NUMBER);
+        }),
+      ),
     );
     const text = outcome.docs[name]?.[`${kind}.csv`] ?? '';
     expect(text.startsWith('\uFEFF')).toBe(false);

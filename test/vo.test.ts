@@ -8,16 +8,17 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { generateArchive } from '../bench/synthetic.ts';
-import type { FacilityYaml, GroupYaml } from '../src/kinds/data.ts';
+import type { FacilityYaml, GroupYaml, ProductFacilityYaml } from '../src/kinds/data.ts';
 import { nodeObject } from '../src/outputs/api/objects.ts';
 import type { ApiObject } from '../src/outputs/api/objects.ts';
 import * as vo from '../src/outputs/vo/index.ts';
-import { COLUMNS, REGIONS } from '../src/outputs/vo/listings.ts';
+import { COLUMNS, PRODUCTS, REGIONS } from '../src/outputs/vo/listings.ts';
 import { isRegularIdentifier } from '../src/outputs/vo/names.ts';
 import { degreesText, descriptionText, ucdText, unitText } from '../src/outputs/vo/text.ts';
 import { ucdSyntaxProblem, ucdWordProblems } from '../src/vocabularies/ucd.ts';
 import { unitProblem } from '../src/vocabularies/vounit.ts';
 import { BUNDLED, FIXTURE } from './helpers.ts';
+import { PRODUCT_FILES, SAMI } from './products-fixture.ts';
 
 const DATES = { created: '2020-01-01T00:00:00Z', updated: '2020-01-02T00:00:00Z' };
 const PLACE = { survey: 'gama', release: 'dr2' };
@@ -212,9 +213,11 @@ interface Unit {
 }
 
 /** The groups and facilities of an archive given as relative path → YAML text. */
-function unitsOf(files: Map<string, string>): { groups: Unit[]; facilities: Unit[] } {
+function unitsOf(files: Map<string, string>): { groups: Unit[]; facilities: Unit[]; products: Unit[] } {
   const groups: Unit[] = [];
   const facilities: Unit[] = [];
+  /** IFS and spectra facilities. */
+  const products: Unit[] = [];
   for (const [relative, text] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const [survey = '', release = '', folder, file] = relative.split('/');
     if (file === undefined) continue;
@@ -222,8 +225,10 @@ function unitsOf(files: Map<string, string>): { groups: Unit[]; facilities: Unit
     if (folder === 'catalogues') groups.push({ place, api: nodeObject('CatalogueGroup', parse(text) as GroupYaml, [survey, release]) });
     if (folder === 'imaging')
       facilities.push({ place, api: nodeObject('ImagingFacility', parse(text) as FacilityYaml, [survey, release]) });
+    const productKind = folder === 'ifs' ? 'IFSFacility' : folder === 'spectra' ? 'SpectraFacility' : undefined;
+    if (productKind) products.push({ place, api: nodeObject(productKind, parse(text) as ProductFacilityYaml, [survey, release]) });
   }
-  return { groups, facilities };
+  return { groups, facilities, products };
 }
 
 function filesOf(root: string): Map<string, string> {
@@ -238,6 +243,7 @@ function filesOf(root: string): Map<string, string> {
 
 const ARCHIVES = {
   fixture: unitsOf(filesOf(FIXTURE)),
+  'fixture with IFS and spectra': unitsOf(new Map([...filesOf(FIXTURE), ...Object.entries(PRODUCT_FILES)])),
   bundled: unitsOf(filesOf(BUNDLED)),
   'synthetic S': unitsOf(generateArchive('S')),
 };
@@ -246,7 +252,7 @@ const ARCHIVES = {
 const adqlKey = (name: string) => (name.startsWith('"') ? name : name.toLowerCase());
 const DELIMITED = /^"(?:[^"]|"")+"$/;
 
-describe.each(Object.entries(ARCHIVES))('%s archive', (_, { groups, facilities }) => {
+describe.each(Object.entries(ARCHIVES))('%s archive', (_, { groups, facilities, products }) => {
   test('schema and table names are valid ADQL, and no two tables of the archive read alike', () => {
     const seen = new Set<string>();
     for (const { place, api } of groups) {
@@ -271,7 +277,7 @@ describe.each(Object.entries(ARCHIVES))('%s archive', (_, { groups, facilities }
     }
   });
 
-  test('every row of columns and regions holds one NUL, for its survey URL; nothing else holds any', () => {
+  test('every row of columns, regions and products holds one NUL, for its survey URL; nothing else holds any', () => {
     const nuls = (text: string) => text.split('\0').length - 1;
     for (const { place, api } of groups) {
       const rows = tables(api).reduce((n, t) => n + (t.columns as unknown[]).length, 0);
@@ -283,6 +289,11 @@ describe.each(Object.entries(ARCHIVES))('%s archive', (_, { groups, facilities }
       const rows = (api.bands as ApiObject[]).reduce((n, b) => n + (b.regions as unknown[]).length, 0);
       expect(nuls(vo.regionsCsvRows(api, place))).toBe(rows);
       expect(nuls(vo.regionsVotRows(api, place))).toBe(rows);
+    }
+    for (const { place, api } of products) {
+      const rows = (api.products as unknown[]).length;
+      expect(nuls(vo.productsCsvRows(api, place))).toBe(rows);
+      expect(nuls(vo.productsVotRows(api, place))).toBe(rows);
     }
   });
 
@@ -297,6 +308,10 @@ describe.each(Object.entries(ARCHIVES))('%s archive', (_, { groups, facilities }
     for (const { place, api } of facilities) {
       expect(vo.regionsVotRows(structuredClone(api), place)).toBe(vo.regionsVotRows(api, place));
     }
+    for (const { place, api } of products) {
+      expect(vo.productsCsvRows(structuredClone(api), { ...place })).toBe(vo.productsCsvRows(api, place));
+      expect(vo.productsVotRows(structuredClone(api), { ...place })).toBe(vo.productsVotRows(api, place));
+    }
   });
 });
 
@@ -309,6 +324,9 @@ test('heads and tails hold no NUL and end their lines', () => {
     vo.columnsVotTail(),
     vo.regionsVotHead(),
     vo.regionsVotTail(),
+    vo.productsCsvHeader(),
+    vo.productsVotHead(),
+    vo.productsVotTail(),
     vo.tapSchemaHead(),
     vo.tapSchemaRow(PLACE, release, 1),
     vo.tapTablesHead(),
@@ -328,6 +346,42 @@ test('heads and tails hold no NUL and end their lines', () => {
   expect(vo.regionsCsvHeader()).toBe(
     'survey,release,facility,facility_id,band,band_id,central_wave_ang,region,region_id,ra_c,dec_c,frame,equinox,survey_url\r\n',
   );
+  expect(vo.productsCsvHeader()).toBe(
+    'survey,release,data_type,facility,facility_id,product,product_id,product_key,product_type,arm,' +
+      'wave_min_ang,wave_max_ang,wave_step_ang,resolving_power,spatial_sampling_arcsec,dimensions,flux_unit,extensions,description,survey_url\r\n',
+  );
+});
+
+describe("a product's row", () => {
+  const sami = nodeObject('IFSFacility', parse(SAMI) as ProductFacilityYaml, ['alpha', 'dr2']);
+  const place = { survey: 'alpha', release: 'dr2' };
+  // Each product alone: the cube's description holds line breaks.
+  const alone = (i: number): ApiObject => ({ ...sami, products: [(sami.products as ApiObject[])[i]] });
+  const [cube, map] = [0, 1].map((i) => vo.productsCsvRows(alone(i), place));
+
+  test('gives dimensions as 50x50x2048 in CSV, as an array in TABLEDATA, and extensions as their names', () => {
+    expect(cube).toMatch(
+      /^alpha,dr2,ifs,sami,4,cube_blue,11,alpha\.dr2\.sami\.cube_blue,cube,blue,3750,5750,1\.04,1812\.5,0\.5,50x50x2048,/,
+    );
+    expect(cube).toContain(',PRIMARY VARIANCE WEIGHT,');
+    expect(vo.productsVotRows(sami, place)).toContain('<TD>0.5</TD><TD>50 50 2048</TD>');
+    expect(PRODUCTS.fields.find((f) => f.name === 'dimensions')).toMatchObject({ datatype: 'long', array: true });
+  });
+
+  test("leaves empty what a map does not have, and the archive's spellings of none", () => {
+    // stelkin_velocity: no arm, no wavelengths, no resolving power, no extensions, description '-'.
+    expect(map).toBe('alpha,dr2,ifs,sami,4,stelkin_velocity,12,alpha.dr2.sami.stelkin_velocity,map,,,,,,0.5,50x50,km/s,,,\0\r\n');
+    expect(vo.productsVotRows(alone(1), place)).toBe(
+      '<TR><TD>alpha</TD><TD>dr2</TD><TD>ifs</TD><TD>sami</TD><TD>4</TD><TD>stelkin_velocity</TD><TD>12</TD>' +
+        '<TD>alpha.dr2.sami.stelkin_velocity</TD><TD>map</TD><TD/><TD/><TD/><TD/><TD/><TD>0.5</TD><TD>50 50</TD><TD>km/s</TD>' +
+        '<TD/><TD/><TD>\0</TD></TR>\n',
+    );
+  });
+
+  test('says ifs or spectra after the kind of its facility', () => {
+    const spectra = nodeObject('SpectraFacility', parse(SAMI) as ProductFacilityYaml, ['alpha', 'dr2']);
+    expect(vo.productsCsvRows(spectra, place)).toMatch(/^alpha,dr2,spectra,sami,/);
+  });
 });
 
 test("a release's schema is titled and described from the survey's and release's display names", () => {
@@ -342,7 +396,7 @@ test("a release's schema is titled and described from the survey's and release's
   );
 });
 
-test.each([...COLUMNS.fields, ...REGIONS.fields].map((f) => [f.name, f] as const))(
+test.each([...COLUMNS.fields, ...REGIONS.fields, ...PRODUCTS.fields].map((f) => [f.name, f] as const))(
   'the listing field %s has a UCD and unit the vocabularies accept',
   (_, field) => {
     expect(field.ucd && ucdSyntaxProblem(field.ucd)).toBeUndefined();

@@ -1,10 +1,11 @@
-// columns.csv and regions.csv: RFC 4180, UTF-8 without a byte order mark, CRLF line ends; a header
-// line, then a group's or facility's rows, so that a build renders again only the rows of an edited
-// file. An empty field is an empty value: CSV cannot tell it from none.
+// columns.csv, regions.csv and products.csv: RFC 4180, UTF-8 without a byte order mark, CRLF line
+// ends; a header line, then a group's or facility's rows, so that a build renders again only the rows
+// of an edited file. An empty field is an empty value: CSV cannot tell it from none. An array is its
+// numbers joined by "x" (50x50x2048).
 
 import type { ApiObject } from '../api/objects.ts';
-import { COLUMNS, REGIONS, SURVEY_URL } from './listings.ts';
-import type { Listing } from './listings.ts';
+import { COLUMNS, PRODUCTS, REGIONS, SURVEY_URL } from './listings.ts';
+import type { Cell, Listing } from './listings.ts';
 import type { Place } from './place.ts';
 import { URL_MARK, csvField } from './text.ts';
 
@@ -14,10 +15,16 @@ function header(listing: Listing): string {
   return `${listing.fields.map((f) => csvField(f.name)).join(',')}\r\n`;
 }
 
+function field(cell: Cell): string {
+  if (cell === null) return '';
+  if (cell === SURVEY_URL) return URL_MARK;
+  return csvField(typeof cell === 'string' ? cell : cell.join('x'));
+}
+
 function rows(listing: Listing, unit: ApiObject, place: Place): string {
   let out = '';
   for (const row of listing.rows(unit, place)) {
-    out += row.map((cell) => (cell === null ? '' : cell === SURVEY_URL ? URL_MARK : csvField(cell))).join(',');
+    out += row.map(field).join(',');
     out += '\r\n';
   }
   return out;
@@ -37,4 +44,12 @@ export function regionsCsvHeader(): string {
 
 export function regionsCsvRows(facility: ApiObject, place: Place): string {
   return rows(REGIONS, facility, place);
+}
+
+export function productsCsvHeader(): string {
+  return header(PRODUCTS);
+}
+
+export function productsCsvRows(facility: ApiObject, place: Place): string {
+  return rows(PRODUCTS, facility, place);
 }

@@ -1,7 +1,10 @@
-// The two listings the VO outputs publish, declared once for CSV and VOTable: every catalogue column
-// (columns.csv, columns.vot) and every imaging region (regions.csv, regions.vot), a row each, its
-// fields in order with their VOTable type, UCD, unit and description.
+// The three listings the VO outputs publish, declared once for CSV and VOTable: every catalogue column
+// (columns.csv, columns.vot), every imaging region (regions.csv, regions.vot) and every IFS or spectra
+// data product (products.csv, products.vot), a row each, its fields in order with their VOTable type,
+// UCD, unit and description.
 
+import { sectionOf } from '../../kinds/registry.ts';
+import type { KindType } from '../../kinds/registry.ts';
 import type { ApiObject } from '../api/objects.ts';
 import { listOf } from './names.ts';
 import type { Place } from './place.ts';
@@ -13,13 +16,19 @@ export type Datatype = 'char' | 'unicodeChar' | 'long' | 'int' | 'double';
 export interface Field {
   name: string;
   datatype: Datatype;
+  /** A numeric field whose cells are lists of numbers: a VOTable array of any length (arraysize="*"). */
+  array?: true;
   ucd?: string;
   unit?: string;
   description: string;
 }
 
-/** A cell: its text (numbers as decimal text), null when empty, or the survey's API URL. */
-export type Cell = string | null | typeof SURVEY_URL;
+/**
+ * A cell: its text (numbers as decimal text), the numbers of an array field as decimal texts, null
+ * when empty, or the survey's API URL. An array is written as the axes of an image are: joined by
+ * "x" in CSV (50x50x2048), and as VOTable writes arrays, separated by spaces, in TABLEDATA.
+ */
+export type Cell = string | null | typeof SURVEY_URL | readonly string[];
 
 /** The cell for the survey's API URL, written as a NUL character for the writer to fill. */
 export const SURVEY_URL: unique symbol = Symbol('survey URL');
@@ -147,5 +156,96 @@ export const REGIONS: Listing = {
       }
     }
     return rows;
+  },
+};
+
+/** A number as decimal text, null when there is none. */
+const numberText = (value: unknown): string | null => (typeof value === 'number' ? String(value) : null);
+
+/** Wavelengths are in Angstrom, written 0.1nm: VOUnits 1.1 deprecates the symbol, and astropy refuses it. */
+const wavelength = (name: string, ucd: string, description: string): Field => ({
+  name,
+  datatype: 'double',
+  ucd,
+  unit: '0.1nm',
+  description,
+});
+
+export const PRODUCTS: Listing = {
+  name: 'products',
+  description:
+    'Every IFS and spectra data product of the archive (a kind of file: a cube, a map or a spectrum), one row each, with its survey, release and facility.',
+  fields: [
+    SURVEY,
+    RELEASE,
+    text('data_type', 'char', 'meta.code.class;meta.dataset', "The product's data type, as the API's data_type names it: ifs or spectra"),
+    text('facility', 'char', 'meta.id;instr', "The IFS or spectra facility's name"),
+    id('facility_id', 'meta.id', "The facility's id in the API (IFS and spectra facilities each have their own ids)"),
+    text('product', 'unicodeChar', 'meta.id', "The data product's name"),
+    id('product_id', 'meta.id', "The data product's id in the API (IFS and spectra products each have their own ids)"),
+    text('product_key', 'unicodeChar', 'meta.id;meta.main', "The product's key in the archive: survey.release.facility.product"),
+    text('product_type', 'char', 'meta.code.class', 'What a file of the product holds: cube, map or spectrum'),
+    text(
+      'arm',
+      'char',
+      'meta.id;instr.setup',
+      'The spectrograph arm or camera, in lower case; empty when the product combines them or has none',
+    ),
+    wavelength('wave_min_ang', 'em.wl;stat.min', 'The shortest wavelength covered, in Angstrom (observed frame); empty when not given'),
+    wavelength('wave_max_ang', 'em.wl;stat.max', 'The longest wavelength covered, in Angstrom; empty when not given'),
+    wavelength('wave_step_ang', 'spect.binSize', 'Angstrom per wavelength pixel; empty when not sampled evenly or not known'),
+    {
+      name: 'resolving_power',
+      datatype: 'double',
+      ucd: 'spect.resolution',
+      description: 'The spectral resolving power R = lambda / delta lambda; empty when not known',
+    },
+    {
+      name: 'spatial_sampling_arcsec',
+      datatype: 'double',
+      ucd: 'pos.wcs.scale',
+      unit: 'arcsec',
+      description: 'The size of a spaxel or map pixel on the sky, in arcsec; empty for spectra',
+    },
+    {
+      name: 'dimensions',
+      datatype: 'long',
+      array: true,
+      ucd: 'meta.number;instr.pixel',
+      description: "The lengths of the main data array's axes (NAXIS1, NAXIS2, ...); empty when they vary from file to file",
+    },
+    text('flux_unit', 'unicodeChar', 'meta.unit', 'The unit of the data values, as FITS BUNIT writes it; empty when not known'),
+    text('extensions', 'char', 'meta.id;meta.fits', "The EXTNAMEs of a file's FITS extensions, in file order, separated by spaces"),
+    text('description', 'unicodeChar', 'meta.note', 'What the product holds; empty when undescribed'),
+    URL,
+  ],
+  rows: (facility, place) => {
+    const dataType = sectionOf(facility.type as KindType)?.dataType ?? null;
+    return listOf(facility, 'products').map((product) => {
+      const dimensions = Array.isArray(product.dimensions) && product.dimensions.length > 0 ? product.dimensions.map(String) : null;
+      const extensions = listOf(product, 'extensions').map((e) => String(e.name));
+      return [
+        place.survey,
+        place.release,
+        dataType,
+        String(facility.name),
+        String(facility.id),
+        String(product.name),
+        String(product.id),
+        String(product.product_key),
+        String(product.product_type),
+        typeof product.arm === 'string' ? product.arm : null,
+        numberText(product.wave_min_ang),
+        numberText(product.wave_max_ang),
+        numberText(product.wave_step_ang),
+        numberText(product.resolving_power),
+        numberText(product.spatial_sampling_arcsec),
+        dimensions,
+        unitText(product.flux_unit) || null,
+        extensions.length > 0 ? extensions.join(' ') : null,
+        descriptionText(product.description),
+        SURVEY_URL,
+      ];
+    });
   },
 };

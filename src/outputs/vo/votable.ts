@@ -1,9 +1,9 @@
-// VOTable 1.4 documents in TABLEDATA: columns.vot and regions.vot, each a head, a group's or
-// facility's rows, and a tail, so that a build renders again only the rows of an edited file. The
-// pieces here also make the TAP_SCHEMA document (tap-schema.ts).
+// VOTable 1.4 documents in TABLEDATA: columns.vot, regions.vot and products.vot, each a head, a
+// group's or facility's rows, and a tail, so that a build renders again only the rows of an edited
+// file. The pieces here also make the TAP_SCHEMA document (tap-schema.ts).
 
 import type { ApiObject } from '../api/objects.ts';
-import { COLUMNS, REGIONS, SURVEY_URL } from './listings.ts';
+import { COLUMNS, PRODUCTS, REGIONS, SURVEY_URL } from './listings.ts';
 import type { Cell, Field, Listing } from './listings.ts';
 import type { Place } from './place.ts';
 import { URL_MARK, xmlText } from './text.ts';
@@ -39,21 +39,28 @@ export function tableClose(): string {
 function fieldElement(field: Field): string {
   const text = field.datatype === 'char' || field.datatype === 'unicodeChar';
   return (
-    `<FIELD name="${xmlText(field.name)}" datatype="${field.datatype}"${text ? ' arraysize="*"' : ''}` +
+    `<FIELD name="${xmlText(field.name)}" datatype="${field.datatype}"${text || field.array ? ' arraysize="*"' : ''}` +
     (field.ucd ? ` ucd="${xmlText(field.ucd)}"` : '') +
     (field.unit ? ` unit="${xmlText(field.unit)}"` : '') +
     `><DESCRIPTION>${xmlText(field.description)}</DESCRIPTION></FIELD>\n`
   );
 }
 
-/** Rows as TABLEDATA, one TR a line; the survey URL cell holds a NUL for the writer to fill. */
+function cellElement(cell: Cell): string {
+  if (cell === null) return '<TD/>';
+  if (cell === SURVEY_URL) return `<TD>${URL_MARK}</TD>`;
+  return `<TD>${xmlText(typeof cell === 'string' ? cell : cell.join(' '))}</TD>`;
+}
+
+/**
+ * Rows as TABLEDATA, one TR a line; the survey URL cell holds a NUL for the writer to fill. An
+ * array's numbers are separated by spaces; an empty cell of an array field is an empty array.
+ */
 export function tableRows(rows: readonly (readonly Cell[])[]): string {
   let out = '';
   for (const row of rows) {
     out += '<TR>';
-    for (const cell of row) {
-      out += cell === null ? '<TD/>' : cell === SURVEY_URL ? `<TD>${URL_MARK}</TD>` : `<TD>${xmlText(cell)}</TD>`;
-    }
+    for (const cell of row) out += cellElement(cell);
     out += '</TR>\n';
   }
   return out;
@@ -88,5 +95,17 @@ export function regionsVotRows(facility: ApiObject, place: Place): string {
 }
 
 export function regionsVotTail(): string {
+  return listingTail();
+}
+
+export function productsVotHead(): string {
+  return listingHead(PRODUCTS);
+}
+
+export function productsVotRows(facility: ApiObject, place: Place): string {
+  return tableRows(PRODUCTS.rows(facility, place));
+}
+
+export function productsVotTail(): string {
   return listingTail();
 }

@@ -464,6 +464,8 @@ const probes: { method?: string; target: string }[] = [
     '/download',
     '/download/index.html',
     '/download/columns.csv',
+    '/download/products.csv',
+    '/download/products.vot',
   ].flatMap((target) => ['GET', 'HEAD', 'POST'].map((method) => ({ method, target }))),
 ];
 

@@ -1,7 +1,10 @@
 // The offline download and the documents, as a client fetches them from `serve`: every document
 // answers with its content type, CORS and no sniffing; the files listed in SHA256SUMS verify with
 // `sha256sum -c`; archive.json holds each survey exactly as its route gives it; archive.json.gz is
-// that text, the same bytes on every build; a rebuild after an edit keeps all of it true.
+// that text, the same bytes on every build; a rebuild after an edit keeps all of it true. The
+// archive served has IFS and spectra facilities (products-fixture.ts): products.csv and
+// products.vot list their products as archive.json holds them, for Python's csv module, astropy
+// and STILTS votlint; without any, they are a header and a table without rows.
 
 import { spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -11,6 +14,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DOCUMENTS, DOCUMENT_TYPES, requestTarget } from '../src/hosting/routes.ts';
 import { PROJECT, cli, edit, http, serveSite, tempdir, testdir } from './helpers.ts';
+import { HOSTILE_TEXT, PRODUCT_FILES, SAMI_FILE } from './products-fixture.ts';
 
 const BASE = 'https://schema.example.org';
 
@@ -19,7 +23,7 @@ let origin = '';
 let dir = '';
 
 beforeAll(async () => {
-  dir = await testdir();
+  dir = await testdir(PRODUCT_FILES);
   const built = await cli(['build', '--base-url', BASE], dir);
   expect(built.code, built.stderr).toBe(0);
   ({ origin, server } = await serveSite(path.join(dir, 'dist')));
@@ -200,7 +204,7 @@ for schema in tableset.tableset.schemas:
 with open('columns.csv', newline='', encoding='utf-8') as f:
     listed = [[r['column'], r['unit'], r['ucd']] for r in csv.DictReader(f)]
 counts = {}
-for name in ['columns.vot', 'regions.vot', 'tap_schema.vot']:
+for name in ['columns.vot', 'regions.vot', 'products.vot', 'tap_schema.vot']:
     counts[name] = [len(t.array) for t in parse(name, verify='exception').iter_tables()]
 print(json.dumps({'found': sorted([list(k) + v for k, v in found.items()]), 'listed': listed, 'counts': counts}))
 `;
@@ -216,6 +220,7 @@ print(json.dumps({'found': sorted([list(k) + v for k, v in found.items()]), 'lis
     expect(byColumn).toEqual(result.listed.map((row) => row.join('\t')).sort());
     expect(result.counts['columns.vot']).toEqual([result.listed.length]);
     expect(result.counts['regions.vot']?.[0]).toBeGreaterThan(0);
+    expect(result.counts['products.vot']).toEqual([6]);
     // TAP_SCHEMA: schemas, tables, columns (and the empty keys and key_columns).
     expect(result.counts['tap_schema.vot']?.[2]).toBe(result.listed.length);
   });
@@ -235,4 +240,259 @@ print(json.dumps({'found': sorted([list(k) + v for k, v in found.items()]), 'lis
     expect(checked.status, checked.stderr).toBe(0);
     expect(checked.stderr).toBe('tables.xml validates\n');
   });
+});
+
+// ---- IFS and spectra data products ---------------------------------------------------------------------
+
+interface Product {
+  [key: string]: unknown;
+  id: number;
+  name: string;
+  product_key: string;
+  dimensions: number[] | null;
+  extensions: { name: string }[];
+}
+interface ArchiveJson {
+  surveys: {
+    url: string;
+    name: string;
+    data_releases: {
+      name: string;
+      ifs: { facilities: { id: number; name: string; products: Product[] }[] } | null;
+      spectra: { facilities: { id: number; name: string; products: Product[] }[] } | null;
+    }[];
+  }[];
+}
+
+const PRODUCT_COLUMNS = [
+  'survey',
+  'release',
+  'data_type',
+  'facility',
+  'facility_id',
+  'product',
+  'product_id',
+  'product_key',
+  'product_type',
+  'arm',
+  'wave_min_ang',
+  'wave_max_ang',
+  'wave_step_ang',
+  'resolving_power',
+  'spatial_sampling_arcsec',
+  'dimensions',
+  'flux_unit',
+  'extensions',
+  'description',
+  'survey_url',
+];
+const NUMBERS = [
+  'facility_id',
+  'product_id',
+  'wave_min_ang',
+  'wave_max_ang',
+  'wave_step_ang',
+  'resolving_power',
+  'spatial_sampling_arcsec',
+];
+
+/** Each product of archive.json as products.csv should hold it: text, '' for none, in the listing's order. */
+function expectedProducts(archive: ArchiveJson): Record<string, string>[] {
+  const none = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+  return archive.surveys.flatMap((survey) =>
+    survey.data_releases.flatMap((release) =>
+      (['ifs', 'spectra'] as const).flatMap((dataType) =>
+        (release[dataType]?.facilities ?? []).flatMap((facility) =>
+          facility.products.map((p) => ({
+            survey: survey.name,
+            release: release.name,
+            data_type: dataType,
+            facility: facility.name,
+            facility_id: String(facility.id),
+            product: p.name,
+            product_id: String(p.id),
+            product_key: p.product_key,
+            product_type: none(p.product_type),
+            arm: none(p.arm),
+            wave_min_ang: none(p.wave_min_ang),
+            wave_max_ang: none(p.wave_max_ang),
+            wave_step_ang: none(p.wave_step_ang),
+            resolving_power: none(p.resolving_power),
+            spatial_sampling_arcsec: none(p.spatial_sampling_arcsec),
+            dimensions: p.dimensions?.join('x') ?? '',
+            // The archive's spellings of no unit and no description are empty.
+            flux_unit: /^(?:-|none)$/i.test(none(p.flux_unit)) ? '' : none(p.flux_unit),
+            extensions: p.extensions.map((e) => e.name).join(' '),
+            description: none(p.description) === '-' ? '' : none(p.description),
+            survey_url: survey.url,
+          })),
+        ),
+      ),
+    ),
+  );
+}
+
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const XML_FORBIDDEN = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/g;
+/** Text as an XML reader gives it back: each character XML 1.0 forbids is U+FFFD, white space at the ends trimmed. */
+const xmlRead = (text: string): string => text.replace(XML_FORBIDDEN, '\uFFFD').replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, '');
+
+/** A products.csv row as astropy reads products.vot: numbers, arrays of numbers, text as XML gives it back. */
+function asVotable(row: Record<string, string>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(row).map(([name, text]): [string, unknown] => {
+      if (name === 'dimensions') return [name, text === '' ? [] : text.split('x').map(Number)];
+      if (NUMBERS.includes(name)) return [name, text === '' ? null : Number(text)];
+      return [name, xmlRead(text)];
+    }),
+  );
+}
+
+// Reads products.csv with Python's csv module and astropy, and products.vot with astropy, any warning
+// an error (the imports' own deprecation notices come before).
+const READ_PRODUCTS = String.raw`
+import csv, json, sys, warnings
+import numpy
+from astropy.io import ascii
+from astropy.io.votable import parse
+warnings.simplefilter('error')
+
+def value(v):
+    if isinstance(v, numpy.ndarray) and v.ndim == 1:
+        return [value(x) for x in v]
+    if numpy.ma.is_masked(v):
+        return None
+    if isinstance(v, numpy.integer):
+        return int(v)
+    if isinstance(v, numpy.floating):
+        return float(v)
+    return str(v)
+
+with open('products.csv', newline='', encoding='utf-8') as f:
+    reader = csv.DictReader(f, strict=True)
+    rows = list(reader)
+    header = reader.fieldnames
+t = ascii.read('products.csv', format='csv', encoding='utf-8')
+vot = parse('products.vot', verify='exception').get_first_table()
+print(json.dumps({
+    'header': header,
+    'csv': rows,
+    'astropy_csv': {'names': t.colnames, 'ids': [value(v) for v in t['product_id']]},
+    'fields': [{'name': f.name, 'datatype': f.datatype, 'arraysize': f.arraysize, 'ucd': f.ucd,
+                'unit': None if f.unit is None else f.unit.to_string('vounit')} for f in vot.fields],
+    'vot': [{f.name: value(vot.array[f.name][i]) for f in vot.fields} for i in range(len(vot.array))],
+}))
+`;
+
+interface ProductsRead {
+  header: string[];
+  csv: Record<string, string>[];
+  astropy_csv: { names: string[]; ids: number[] };
+  fields: { name: string; datatype: string; arraysize: string | null; ucd: string | null; unit: string | null }[];
+  vot: Record<string, unknown>[];
+}
+
+/** products.csv and products.vot of a download folder, as Python reads them; votlint and xmllint have found nothing. */
+function readProducts(folder: string): ProductsRead {
+  const votlint = spawnSync('stilts', ['votlint', 'votable=products.vot'], { cwd: folder, encoding: 'utf8' });
+  expect(votlint.error, 'stilts is not installed; apt-get install stilts').toBeUndefined();
+  expect({ status: votlint.status, stdout: votlint.stdout, stderr: votlint.stderr }).toEqual({ status: 0, stdout: '', stderr: '' });
+  const xmllint = spawnSync('xmllint', ['--noout', 'products.vot'], { cwd: folder, encoding: 'utf8' });
+  expect(xmllint.status, xmllint.stderr).toBe(0);
+  const run = spawnSync('/usr/bin/python3', ['-c', READ_PRODUCTS], { cwd: folder, encoding: 'utf8', maxBuffer: 1 << 26 });
+  expect(run.status, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as ProductsRead;
+}
+
+describe('IFS and spectra data products', () => {
+  test('products.csv and products.vot hold every product of archive.json, a row each, as Python, astropy and votlint read them', async () => {
+    const { folder } = await fetchDownload();
+    const archive = JSON.parse(await readFile(path.join(folder, 'archive.json'), 'utf8')) as ArchiveJson;
+    const expected = expectedProducts(archive);
+    expect(expected.map((p) => `${p.data_type} ${p.product_key}`)).toEqual([
+      'ifs alpha.dr2.sami.cube_blue',
+      'ifs alpha.dr2.sami.stelkin_velocity',
+      'ifs alpha.dr2.sami.cube<&>"]]>é,x',
+      'spectra alpha.dr2.aaomega.spectrum',
+      'spectra gamma.dr1.hermes.ccd1',
+      'spectra gamma.dr1.hermes.ccd2',
+    ]);
+    const read = readProducts(folder);
+    expect(read.header).toEqual(PRODUCT_COLUMNS);
+    // The csv module gives back every value exactly, curator text with markup, quotes, controls and line breaks included.
+    expect(read.csv).toEqual(expected);
+    expect(read.csv[0]?.description).toBe(HOSTILE_TEXT);
+    expect(read.csv[0]).toMatchObject({ dimensions: '50x50x2048', extensions: 'PRIMARY VARIANCE WEIGHT', wave_step_ang: '1.04' });
+    expect(read.astropy_csv).toEqual({ names: PRODUCT_COLUMNS, ids: expected.map((p) => Number(p.product_id)) });
+    // astropy reads the VOTable's every value, as its datatypes say; what XML cannot hold is U+FFFD.
+    expect(read.fields.map((f) => [f.name, f.datatype, f.arraysize, f.unit])).toEqual(
+      PRODUCT_COLUMNS.map((name) => {
+        if (name === 'dimensions') return [name, 'long', '*', null];
+        if (name.endsWith('_id')) return [name, 'long', null, null];
+        if (NUMBERS.includes(name))
+          return [name, 'double', null, name.endsWith('_ang') ? '0.1nm' : name.endsWith('arcsec') ? 'arcsec' : null];
+        return [name, ['product', 'product_key', 'flux_unit', 'description'].includes(name) ? 'unicodeChar' : 'char', '*', null];
+      }),
+    );
+    expect(read.vot).toEqual(expected.map(asVotable));
+    expect(read.vot[0]?.description).toContain('controls \uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\x7f\x85 end; Ångström 🔭 שלום');
+  });
+
+  test('without IFS or spectra data, products.csv is its header and products.vot a table without rows', async () => {
+    const plain = await testdir();
+    expect((await cli(['build', '--base-url', BASE], plain)).code).toBe(0);
+    const folder = path.join(plain, 'dist/download');
+    expect(await readFile(path.join(folder, 'products.csv'), 'utf8')).toBe(`${PRODUCT_COLUMNS.join(',')}\r\n`);
+    const read = readProducts(folder);
+    expect(read.fields.map((f) => f.name)).toEqual(PRODUCT_COLUMNS);
+    expect([read.csv, read.vot, read.astropy_csv.ids]).toEqual([[], [], []]);
+    const checked = spawnSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: folder, encoding: 'utf8' });
+    expect(checked.stdout).toContain('products.csv: OK\nproducts.vot: OK\n');
+  });
+
+  test.each([
+    [
+      'an IFS facility',
+      SAMI_FILE,
+      ["description: 'Plain text'", "description: 'Plain text, edited'"],
+      [',Plain text,', ',"Plain text, edited",'],
+      ['<TD>Plain text</TD>', '<TD>Plain text, edited</TD>'],
+    ],
+    [
+      'a spectra facility',
+      'gamma/dr1/spectra/hermes.yaml',
+      ['arm: green', 'arm: yellow'],
+      [',green,', ',yellow,'],
+      ['<TD>green</TD>', '<TD>yellow</TD>'],
+    ],
+  ])(
+    'an edit of %s renders only its file again and changes only its rows; the checksums verify',
+    async (_name, file, [from = '', to = ''], [csvFrom = '', csvTo = ''], [votFrom = '', votTo = '']) => {
+      const again = await testdir(PRODUCT_FILES);
+      const cache = ['--cache-dir', 'cache', '--base-url', BASE];
+      expect((await cli(['build', ...cache], again)).code).toBe(0);
+      const folder = path.join(again, 'dist/download');
+      const before = {
+        csv: await readFile(path.join(folder, 'products.csv'), 'utf8'),
+        vot: await readFile(path.join(folder, 'products.vot'), 'utf8'),
+      };
+      expect(before.csv.split(csvFrom)).toHaveLength(2);
+      expect(before.vot.split(votFrom)).toHaveLength(2);
+      await edit(again, `metadata/${file}`, (t) => t.replace(from, to));
+      const rebuilt = await cli(['build', ...cache], again);
+      expect(rebuilt.code, rebuilt.stderr).toBe(0);
+      const files = Object.keys(PRODUCT_FILES).length + 10;
+      expect(rebuilt.stdout).toContain(`from ${files} metadata files (${files - 1} read from the cache)`);
+      // Every other byte as it was: the head, the tail and every other file's rows.
+      expect(await readFile(path.join(folder, 'products.csv'), 'utf8')).toBe(before.csv.replace(csvFrom, csvTo));
+      expect(await readFile(path.join(folder, 'products.vot'), 'utf8')).toBe(before.vot.replace(votFrom, votTo));
+      const checked = spawnSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: folder, encoding: 'utf8' });
+      expect(checked.status, checked.stdout).toBe(0);
+      // The same metadata built afresh, without the cache, gives the same bytes.
+      expect((await cli(['build', '--no-cache', '--out', 'fresh', '--base-url', BASE], again)).code).toBe(0);
+      for (const name of ['products.csv', 'products.vot', 'SHA256SUMS', 'index.html']) {
+        expect((await readFile(path.join(again, 'fresh/download', name))).equals(await readFile(path.join(folder, name))), name).toBe(true);
+      }
+    },
+  );
 });

@@ -245,6 +245,8 @@ export const DOCUMENTS: readonly Document[] = [
   download('columns.vot', 'votable', 'Every catalogue column, as a VOTable 1.4'),
   download('regions.csv', 'csv', 'Every imaging region, as CSV'),
   download('regions.vot', 'votable', 'Every imaging region, as a VOTable 1.4'),
+  download('products.csv', 'csv', 'Every IFS and spectra data product, as CSV'),
+  download('products.vot', 'votable', 'Every IFS and spectra data product, as a VOTable 1.4'),
   download('tap_schema.vot', 'votable', 'The catalogue tables as TAP_SCHEMA (schemas, tables, columns)'),
   download('tables.xml', 'xml', 'VOSI tables (the same document as /vo/tables)'),
   download('SHA256SUMS', 'text', 'SHA-256 checksums of every file here'),

@@ -10,6 +10,8 @@ import { gzipMember } from './download/gzip.ts';
 import {
   columnsCsvRows,
   columnsVotRows,
+  productsCsvRows,
+  productsVotRows,
   regionsCsvRows,
   regionsVotRows,
   tablesetGroupTables,
@@ -38,15 +40,18 @@ export interface UnitTextDeclaration {
 const BOTH: readonly KindType[] = SECTIONS.map((s) => s.kind);
 const GROUPS: readonly KindType[] = ['CatalogueGroup'];
 const FACILITIES: readonly KindType[] = ['ImagingFacility'];
+const PRODUCT_FACILITIES: readonly KindType[] = ['IFSFacility', 'SpectraFacility'];
 
 export const UNIT_TEXTS: readonly UnitTextDeclaration[] = [
   // The compact JSON as a gzip member, for archive.json.gz.
   { name: 'json.gz', kinds: BOTH, filled: false, render: (_api, _place, compact) => gzipMember(compact) },
-  // A row per column, per region (download/, vo/).
+  // A row per column, per region, per IFS or spectra data product (download/, vo/).
   { name: 'columns.csv', kinds: GROUPS, filled: true, render: columnsCsvRows },
   { name: 'columns.vot', kinds: GROUPS, filled: true, render: columnsVotRows },
   { name: 'regions.csv', kinds: FACILITIES, filled: true, render: regionsCsvRows },
   { name: 'regions.vot', kinds: FACILITIES, filled: true, render: regionsVotRows },
+  { name: 'products.csv', kinds: PRODUCT_FACILITIES, filled: true, render: productsCsvRows },
+  { name: 'products.vot', kinds: PRODUCT_FACILITIES, filled: true, render: productsVotRows },
   // TAP_SCHEMA's tables and columns rows, and the VOSI tableset's tables.
   { name: 'tap-tables.vot', kinds: GROUPS, filled: false, render: tapTableRows },
   { name: 'tap-columns.vot', kinds: GROUPS, filled: false, render: tapColumnRows },

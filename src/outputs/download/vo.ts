@@ -15,6 +15,9 @@ import {
   columnsVotHead,
   columnsVotTail,
   csvField,
+  productsCsvHeader,
+  productsVotHead,
+  productsVotTail,
   regionsCsvHeader,
   regionsVotHead,
   regionsVotTail,
@@ -43,10 +46,18 @@ interface Unit {
   place: Place;
 }
 
-function unitsOf(archive: Archive, kind: KindType): Unit[] {
+/** The files of these kinds, release by release, each release's in the order of `kinds`. */
+function unitsOf(archive: Archive, ...kinds: KindType[]): Unit[] {
   return archive.surveys.flatMap((survey) =>
     survey.releases.flatMap((release) =>
-      rootsOf(release, kind).map((entry) => ({ survey, release, entry, place: { survey: survey.data.name, release: release.data.name } })),
+      kinds.flatMap((kind) =>
+        rootsOf(release, kind).map((entry) => ({
+          survey,
+          release,
+          entry,
+          place: { survey: survey.data.name, release: release.data.name },
+        })),
+      ),
     ),
   );
 }
@@ -60,6 +71,8 @@ function urlOf(survey: SurveyEntry, baseUrl: string): string {
 export function voDocuments(archive: Archive, baseUrl: string, rows: RowsOf): Map<string, Piece[]> {
   const groups = unitsOf(archive, 'CatalogueGroup');
   const facilities = unitsOf(archive, 'ImagingFacility');
+  // IFS before spectra within a release, as the API's data types go.
+  const products = unitsOf(archive, 'IFSFacility', 'SpectraFacility');
   const listing = (units: Unit[], text: string, fill: (url: string) => string) =>
     units.map((u) => rows(u.entry, text, fill(urlOf(u.survey, baseUrl))));
   // The releases with catalogues, each once, in order, with their groups.
@@ -84,6 +97,9 @@ export function voDocuments(archive: Archive, baseUrl: string, rows: RowsOf): Ma
     ['columns.vot', [columnsVotHead(), ...listing(groups, 'columns.vot', xmlText), columnsVotTail()]],
     ['regions.csv', [regionsCsvHeader(), ...listing(facilities, 'regions.csv', csvField)]],
     ['regions.vot', [regionsVotHead(), ...listing(facilities, 'regions.vot', xmlText), regionsVotTail()]],
+    // Written when the archive has no IFS or spectra data too: a header, or a table without rows.
+    ['products.csv', [productsCsvHeader(), ...listing(products, 'products.csv', csvField)]],
+    ['products.vot', [productsVotHead(), ...listing(products, 'products.vot', xmlText), productsVotTail()]],
     [
       'tap_schema.vot',
       [

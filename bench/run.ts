@@ -193,7 +193,8 @@ export function bench(size: Size, runs: number, root: string, log: (text: string
   const spec = SIZES[size];
   const mb = yamlBytes(metadata) / 1e6;
   log(
-    `\nSize ${size}: ${spec.columns.toLocaleString('en')} columns, ${spec.regions.toLocaleString('en')} regions, ${mb.toFixed(1)} MB of YAML; ` +
+    `\nSize ${size}: ${spec.columns.toLocaleString('en')} columns, ${spec.regions.toLocaleString('en')} regions, ` +
+      `${spec.ifs} IFS and ${spec.spectra} spectra products, ${mb.toFixed(1)} MB of YAML; ` +
       `${runs} run${runs === 1 ? '' : 's'} on ${os.availableParallelism()} cores. Wall and peak RSS are medians (the floor's of all ${floors.length} floors); ` +
       `each ratio is the median of a step's ratios to the floor measured right before it.\n\n`,
   );

@@ -1,5 +1,6 @@
 // Deterministic synthetic archives for benchmarks: a metadata tree of size S, M or L that looks like
-// the real archive (real column families, UCDs, bands, SWarp headers) and passes `check` unchanged.
+// the real archive (real column families, UCDs, bands, SWarp headers, IFS and spectra products of
+// real instruments) and passes `check` unchanged.
 
 import { mkdirSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -15,12 +16,18 @@ interface SizeSpec {
   regions: number;
   /** FITS cards per region header. */
   cards: number;
+  /** IFS data products (cubes, maps, spectra) in all. */
+  ifs: number;
+  /** Spectra data products in all. */
+  spectra: number;
+  /** Releases of their own for IFS data, holding nothing else; as many again for spectra. */
+  ownReleases: number;
 }
 
 export const SIZES: Record<Size, SizeSpec> = {
-  S: { seed: 0x5eed0001, surveys: 3, columns: 5_000, regions: 50, cards: 60 },
-  M: { seed: 0x5eed0002, surveys: 8, columns: 25_000, regions: 1_000, cards: 60 },
-  L: { seed: 0x5eed0003, surveys: 20, columns: 100_000, regions: 5_000, cards: 60 },
+  S: { seed: 0x5eed0001, surveys: 3, columns: 5_000, regions: 50, cards: 60, ifs: 16, spectra: 12, ownReleases: 1 },
+  M: { seed: 0x5eed0002, surveys: 8, columns: 25_000, regions: 1_000, cards: 60, ifs: 60, spectra: 45, ownReleases: 2 },
+  L: { seed: 0x5eed0003, surveys: 20, columns: 100_000, regions: 5_000, cards: 60, ifs: 180, spectra: 150, ownReleases: 3 },
 };
 
 /**
@@ -40,6 +47,10 @@ export interface ArchiveStats {
   facilities: number;
   bands: number;
   regions: number;
+  ifsFacilities: number;
+  ifsProducts: number;
+  spectraFacilities: number;
+  spectraProducts: number;
   bytes: number;
 }
 
@@ -1287,6 +1298,589 @@ const FACILITIES: readonly FacilityDef[] = [
   },
 ];
 
+// ---- Vocabulary: IFS and spectra -------------------------------------------------------------------
+
+type ProductType = 'cube' | 'map' | 'spectrum';
+
+/** A wavelength range an arm (or the arms spliced together) covers, and how it is sampled. */
+interface WaveRange {
+  min: number;
+  max: number;
+  /** Angstrom per pixel; null where the sampling is logarithmic. */
+  step: number | null;
+  /** Resolving power, R = lambda / delta lambda. */
+  r: number;
+  pixels: number;
+}
+
+/**
+ * One kind of file an instrument's data comes in. A product under an arm covers that arm's range,
+ * so the products of one arm always overlap; `range` names the range of a product without an arm.
+ */
+interface ProductDef {
+  name: string;
+  pretty: string;
+  description: string;
+  type: ProductType;
+  arm: string | null;
+  range: string | null;
+  /** cube: [x, y, pixels]; map: [x, y]; spectrum: [pixels]; rss: [pixels, fibres]; null when files vary. */
+  shape: 'cube' | 'map' | 'spectrum' | 'rss' | null;
+  unit: string | null;
+  extensions: readonly (readonly [name: string, holds: string])[];
+}
+
+interface InstrumentDef {
+  name: string;
+  pretty: string;
+  description: string;
+  themes: readonly Theme[];
+  /** Spaxel (or map pixel) size in arcsec, and a cube's spatial axes; null for fibre spectrographs. */
+  spaxel: number | null;
+  field: readonly [number, number];
+  /** Fibres in a frame of row-stacked spectra. */
+  fibres: number;
+  ranges: Readonly<Record<string, WaveRange>>;
+  /** The first products every facility of the instrument lists; the others are drawn. */
+  core: number;
+  products: readonly ProductDef[];
+}
+
+const LINE_FLUX = '10**(-16)erg/(s.cm**2)';
+
+/** Maps derived from a cube: kinematics, emission lines and what follows from them. */
+const MAPS: readonly (readonly [name: string, pretty: string, holds: string, unit: string | null])[] = [
+  ['stellar_velocity', 'Stellar velocity', 'Line-of-sight velocity of the stars', 'km/s'],
+  ['stellar_dispersion', 'Stellar velocity dispersion', 'Velocity dispersion of the stars', 'km/s'],
+  ['gas_velocity', 'Gas velocity', 'Line-of-sight velocity of the ionised gas', 'km/s'],
+  ['gas_dispersion', 'Gas velocity dispersion', 'Velocity dispersion of the ionised gas', 'km/s'],
+  ['halpha', 'H-alpha flux', 'H-alpha line flux', LINE_FLUX],
+  ['hbeta', 'H-beta flux', 'H-beta line flux', LINE_FLUX],
+  ['oiii5007', '[O III] 5007 flux', '[O III] 5007 line flux', LINE_FLUX],
+  ['nii6583', '[N II] 6583 flux', '[N II] 6583 line flux', LINE_FLUX],
+  ['sii6716', '[S II] 6716 flux', '[S II] 6716 line flux', LINE_FLUX],
+  ['sii6731', '[S II] 6731 flux', '[S II] 6731 line flux', LINE_FLUX],
+  ['oi6300', '[O I] 6300 flux', '[O I] 6300 line flux', LINE_FLUX],
+  ['oii3728', '[O II] 3726+3729 flux', '[O II] 3726+3729 doublet flux', LINE_FLUX],
+  ['sfr', 'Star formation rate', 'Star formation rate in each spaxel, from the extinction-corrected H-alpha flux', 'solMass/yr'],
+  ['sfr_dens', 'Star formation rate density', 'Star formation rate per unit area', 'solMass/(yr.kpc**2)'],
+  ['extinct_corr', 'Balmer extinction correction', 'Extinction correction factor from the Balmer decrement', null],
+  ['sfmask', 'Star-formation mask', 'Spaxels whose line ratios are those of star formation', null],
+];
+
+function maps(names: readonly string[]): ProductDef[] {
+  return names.map((name) => {
+    const [, pretty, holds, unit] = MAPS.find(([n]) => n === name) ?? [];
+    if (pretty === undefined || holds === undefined || unit === undefined) throw new Error(`no map ${name}`);
+    const key = name.toUpperCase();
+    return {
+      name,
+      pretty: `${pretty} map`,
+      description: `${holds}, one value per spaxel`,
+      type: 'map',
+      arm: null,
+      range: null,
+      shape: 'map',
+      unit,
+      extensions:
+        unit === null
+          ? [['PRIMARY', holds]]
+          : [
+              ['PRIMARY', holds],
+              [`${key}_ERR`, `1-sigma error of the ${pretty.toLowerCase()}`],
+            ],
+    };
+  });
+}
+
+/** A fibre IFS with two arms: cubes, binned cubes, aperture spectra and maps, SAMI's way. */
+function twoArmIfs(
+  unit: string,
+  apertures: readonly (readonly [name: string, label: string])[],
+  mapNames: readonly string[],
+): ProductDef[] {
+  const cube = (arm: string): ProductDef[] => [
+    {
+      name: `cube_${arm}`,
+      pretty: `Default cube (${arm} arm)`,
+      description: `Fully reduced and flux calibrated default (unbinned) cube (${arm} arm)`,
+      type: 'cube',
+      arm,
+      range: arm,
+      shape: 'cube',
+      unit,
+      extensions: [
+        ['PRIMARY', 'Flux'],
+        ['VARIANCE', 'Variance of the flux'],
+        ['WEIGHT', 'Relative weight of each spaxel'],
+        ['COVAR', 'Compressed covariance between neighbouring spaxels'],
+        ['QC', 'Quality-control measurements of each frame'],
+        ['DUST', 'Milky Way dust extinction correction'],
+      ],
+    },
+  ];
+  const binned = (arm: string): ProductDef[] =>
+    (
+      [
+        ['adaptive', 'Adaptively binned', 'binned to a signal-to-noise of 10 per bin'],
+        ['annular', 'Annularly binned', 'binned in elliptical annuli'],
+        ['sectors', 'Sector binned', 'binned in annular sectors'],
+      ] as const
+    ).map(([binning, pretty, how]) => ({
+      name: `${binning}_${arm}`,
+      pretty: `${pretty} cube (${arm} arm)`,
+      description: `The default cube ${how} (${arm} arm)`,
+      type: 'cube',
+      arm,
+      range: arm,
+      shape: 'cube',
+      unit,
+      extensions: [
+        ['PRIMARY', 'Flux of each bin'],
+        ['VARIANCE', 'Variance of the flux'],
+        ['BIN_MASK', 'The bin each spaxel belongs to'],
+      ],
+    }));
+  const spectra = (arm: string): ProductDef[] =>
+    apertures.map(([aperture, label]) => ({
+      name: `spectrum_${aperture}_${arm}`,
+      pretty: `Aperture spectrum, ${label} (${arm} arm)`,
+      description: `Spectrum summed within the ${label} aperture (${arm} arm)`,
+      type: 'spectrum',
+      arm,
+      range: arm,
+      shape: 'spectrum',
+      unit,
+      extensions: [
+        ['PRIMARY', 'Flux summed within the aperture'],
+        ['VARIANCE', 'Variance of the flux'],
+        ['BIN_MASK', 'Spaxels within the aperture'],
+      ],
+    }));
+  return [...cube('blue'), ...cube('red'), ...binned('blue'), ...binned('red'), ...spectra('blue'), ...spectra('red'), ...maps(mapNames)];
+}
+
+const ALL_MAPS = MAPS.map(([name]) => name);
+
+const IFS_INSTRUMENTS: readonly InstrumentDef[] = [
+  {
+    name: 'sami',
+    pretty: 'SAMI',
+    description:
+      'The Sydney-AAO Multi-object Integral field spectrograph: 13 hexabundles of 61 fibres on the AAT, feeding the two arms of AAOmega',
+    themes: ['galaxy'],
+    spaxel: 0.5,
+    field: [50, 50],
+    fibres: 819,
+    ranges: {
+      blue: { min: 3750, max: 5750, step: 1.05, r: 1812, pixels: 2048 },
+      red: { min: 6300, max: 7400, step: 0.596, r: 4263, pixels: 2048 },
+    },
+    core: 2,
+    products: twoArmIfs(
+      '10**(-16)erg/(s.cm**2.Angstrom)',
+      [
+        ['1-4-arcsec', '1.4-arcsec'],
+        ['2-arcsec', '2-arcsec'],
+        ['3-arcsec', '3-arcsec'],
+        ['4-arcsec', '4-arcsec'],
+        ['re', 'effective-radius'],
+        ['re-mge', 'effective-radius (MGE)'],
+      ],
+      ALL_MAPS,
+    ),
+  },
+  {
+    name: 'hector',
+    pretty: 'Hector',
+    description: 'Hector: 21 hexabundles on the AAT feeding AAOmega and the Spector spectrograph',
+    themes: ['galaxy'],
+    spaxel: 0.5,
+    field: [60, 60],
+    fibres: 855,
+    ranges: {
+      blue: { min: 3720, max: 5910, step: 1.07, r: 2700, pixels: 2048 },
+      red: { min: 5950, max: 7600, step: 0.81, r: 4600, pixels: 2048 },
+    },
+    core: 2,
+    products: twoArmIfs(
+      '10**(-16)erg/(s.cm**2.Angstrom)',
+      [
+        ['3-arcsec', '3-arcsec'],
+        ['re', 'effective-radius'],
+      ],
+      ['stellar_velocity', 'stellar_dispersion', 'gas_velocity', 'gas_dispersion', 'halpha', 'hbeta', 'oiii5007', 'nii6583', 'sfr'],
+    ),
+  },
+  {
+    name: 'wifes',
+    pretty: 'WiFeS',
+    description: 'The Wide Field Spectrograph on the ANU 2.3-m telescope, an image slicer with a blue and a red arm',
+    themes: ['galaxy'],
+    spaxel: 1.0,
+    field: [25, 38],
+    fibres: 25,
+    ranges: {
+      blue: { min: 3500, max: 5700, step: 0.77, r: 3000, pixels: 2858 },
+      red: { min: 5400, max: 7000, step: 0.44, r: 7000, pixels: 3637 },
+    },
+    core: 2,
+    products: twoArmIfs(
+      '10**(-16)erg/(s.cm**2.Angstrom)',
+      [['4-arcsec', '4-arcsec']],
+      ['gas_velocity', 'gas_dispersion', 'halpha', 'hbeta', 'oiii5007', 'nii6583', 'sii6716', 'sii6731', 'oi6300'],
+    ),
+  },
+  {
+    name: 'manga',
+    pretty: 'MaNGA',
+    description:
+      'Mapping Nearby Galaxies at APO: fibre bundles of 19 to 127 fibres on the SDSS 2.5-m telescope, feeding the BOSS spectrographs',
+    themes: ['galaxy'],
+    spaxel: 0.5,
+    field: [74, 74],
+    fibres: 381,
+    ranges: {
+      all: { min: 3622, max: 10354, step: null, r: 2000, pixels: 4563 },
+      linear: { min: 3622, max: 10353, step: 1.0, r: 2000, pixels: 6732 },
+    },
+    core: 1,
+    products: [
+      ...(
+        [
+          ['logcube', 'Log-sampled cube', 'all', 'cube'],
+          ['lincube', 'Linearly sampled cube', 'linear', 'cube'],
+          ['logrss', 'Log-sampled row-stacked spectra', 'all', 'rss'],
+          ['linrss', 'Linearly sampled row-stacked spectra', 'linear', 'rss'],
+        ] as const
+      ).map(([name, pretty, range, shape]): ProductDef => ({
+        name,
+        pretty,
+        description: `${pretty}: flux, inverse variance and masks${shape === 'rss' ? ' of every fibre of every exposure' : ''}`,
+        type: shape === 'cube' ? 'cube' : 'spectrum',
+        arm: null,
+        range,
+        // The cube's size depends on the bundle.
+        shape: shape === 'cube' ? null : shape,
+        unit: '10**(-17)erg/(s.cm**2.Angstrom)',
+        extensions: [
+          ['PRIMARY', 'Header only: observation and reduction keywords'],
+          ['FLUX', 'Flux'],
+          ['IVAR', 'Inverse variance of the flux'],
+          ['MASK', 'Quality bitmask of each pixel'],
+          ['WAVE', 'Vacuum wavelength of each channel'],
+          ['SPECRES', 'Median spectral resolution of each channel'],
+          ['OBSINFO', 'The exposures combined'],
+        ],
+      })),
+      ...maps([
+        'stellar_velocity',
+        'stellar_dispersion',
+        'gas_velocity',
+        'gas_dispersion',
+        'halpha',
+        'hbeta',
+        'oiii5007',
+        'nii6583',
+        'sii6716',
+        'oii3728',
+      ]),
+    ],
+  },
+  {
+    name: 'muse',
+    pretty: 'MUSE',
+    description: 'The Multi Unit Spectroscopic Explorer on the VLT: a one-arcminute field sliced by 24 integral field units',
+    themes: ['galaxy'],
+    spaxel: 0.2,
+    field: [320, 320],
+    fibres: 1,
+    ranges: { all: { min: 4750, max: 9350, step: 1.25, r: 3000, pixels: 3681 } },
+    core: 1,
+    products: [
+      {
+        name: 'cube',
+        pretty: 'Reduced cube',
+        description: 'Fully reduced, sky-subtracted and flux calibrated cube',
+        type: 'cube',
+        arm: null,
+        range: 'all',
+        shape: 'cube',
+        unit: '10**(-20)erg/(s.cm**2.Angstrom)',
+        extensions: [
+          ['PRIMARY', 'Header only: observation and reduction keywords'],
+          ['DATA', 'Flux'],
+          ['STAT', 'Variance of the flux'],
+          ['DQ', 'Data-quality flags'],
+        ],
+      },
+      {
+        name: 'white_light',
+        pretty: 'White-light image',
+        description: 'The cube collapsed over its whole wavelength range',
+        type: 'map',
+        arm: null,
+        range: 'all',
+        shape: 'map',
+        unit: '10**(-20)erg/(s.cm**2.Angstrom)',
+        extensions: [
+          ['PRIMARY', 'Mean flux over the wavelength range'],
+          ['STAT', 'Variance of the mean flux'],
+        ],
+      },
+      ...maps([
+        'stellar_velocity',
+        'stellar_dispersion',
+        'gas_velocity',
+        'gas_dispersion',
+        'halpha',
+        'hbeta',
+        'oiii5007',
+        'nii6583',
+        'sii6716',
+        'sii6731',
+        'sfr',
+      ]),
+    ],
+  },
+];
+
+/** A fibre spectrograph's products: one spectrum per arm or CCD, and spliced ones. */
+function fibreSpectra(
+  items: readonly (readonly [
+    name: string,
+    pretty: string,
+    arm: string | null,
+    range: string,
+    unit: string | null,
+    shape: 'spectrum' | 'rss' | null,
+  ])[],
+  extensions: readonly (readonly [string, string])[],
+): ProductDef[] {
+  return items.map(([name, pretty, arm, range, unit, shape]) => ({
+    name,
+    pretty,
+    description: `${pretty}${arm === null ? '' : ` (${arm} arm)`}${unit === null ? ', continuum normalised' : ''}`,
+    type: 'spectrum',
+    arm,
+    range,
+    shape,
+    unit,
+    extensions,
+  }));
+}
+
+const SPECTRA_INSTRUMENTS: readonly InstrumentDef[] = [
+  {
+    name: 'hermes',
+    pretty: 'HERMES',
+    description: 'The High Efficiency and Resolution Multi-Element Spectrograph on the AAT: four channels fed by the 2dF fibre positioner',
+    themes: ['stellar'],
+    spaxel: null,
+    field: [1, 1],
+    fibres: 400,
+    ranges: {
+      blue: { min: 4713, max: 4903, step: 0.046, r: 28000, pixels: 4096 },
+      green: { min: 5648, max: 5873, step: 0.055, r: 28000, pixels: 4096 },
+      red: { min: 6478, max: 6737, step: 0.063, r: 28000, pixels: 4096 },
+      ir: { min: 7585, max: 7887, step: 0.074, r: 28000, pixels: 4096 },
+    },
+    core: 4,
+    products: fibreSpectra(
+      [
+        ['ccd1', 'Reduced spectrum, CCD 1', 'blue', 'blue', 'count', 'spectrum'],
+        ['ccd2', 'Reduced spectrum, CCD 2', 'green', 'green', 'count', 'spectrum'],
+        ['ccd3', 'Reduced spectrum, CCD 3', 'red', 'red', 'count', 'spectrum'],
+        ['ccd4', 'Reduced spectrum, CCD 4', 'ir', 'ir', 'count', 'spectrum'],
+        ['ccd1_norm', 'Normalised spectrum, CCD 1', 'blue', 'blue', null, 'spectrum'],
+        ['ccd2_norm', 'Normalised spectrum, CCD 2', 'green', 'green', null, 'spectrum'],
+        ['ccd3_norm', 'Normalised spectrum, CCD 3', 'red', 'red', null, 'spectrum'],
+        ['ccd4_norm', 'Normalised spectrum, CCD 4', 'ir', 'ir', null, 'spectrum'],
+      ],
+      [
+        ['PRIMARY', 'Reduced flux, sky subtracted'],
+        ['RELATIVE_ERROR', 'Relative error of the flux'],
+        ['NO_SKY_SUB', 'Reduced flux before sky subtraction'],
+        ['SKY', 'The sky spectrum subtracted'],
+        ['NORMALISED', 'Continuum-normalised flux in the rest frame'],
+        ['NORMALISED_ERROR', 'Relative error of the normalised flux'],
+      ],
+    ),
+  },
+  {
+    name: 'aaomega',
+    pretty: 'AAOmega',
+    description: 'The AAOmega dual-beam spectrograph on the AAT, fed by the 392 fibres of the 2dF positioner',
+    themes: ['galaxy', 'stellar'],
+    spaxel: null,
+    field: [1, 1],
+    fibres: 400,
+    ranges: {
+      blue: { min: 3700, max: 5800, step: 1.03, r: 1300, pixels: 2048 },
+      red: { min: 5600, max: 8800, step: 1.57, r: 1600, pixels: 2048 },
+      all: { min: 3700, max: 8800, step: 1.0, r: 1300, pixels: 5101 },
+    },
+    core: 1,
+    products: fibreSpectra(
+      [
+        ['spliced', 'Spliced, flux-calibrated spectrum', null, 'all', '10**(-17)erg/(s.cm**2.Angstrom)', 'spectrum'],
+        ['blue', 'Blue-arm spectrum (580V grating)', 'blue', 'blue', 'count', 'spectrum'],
+        ['red', 'Red-arm spectrum (385R grating)', 'red', 'red', 'count', 'spectrum'],
+        ['blue_frames', 'Blue-arm spectra of every fibre of a frame', 'blue', 'blue', 'count', 'rss'],
+        ['red_frames', 'Red-arm spectra of every fibre of a frame', 'red', 'red', 'count', 'rss'],
+      ],
+      [
+        ['PRIMARY', 'Flux'],
+        ['VARIANCE', 'Variance of the flux'],
+        ['SKY', 'The sky spectrum subtracted'],
+        ['FIBRES', 'Fibre table of the observation'],
+      ],
+    ),
+  },
+  {
+    name: 'apogee',
+    pretty: 'APOGEE',
+    description: 'The APOGEE near-infrared spectrograph: 300 fibres, three detectors across the H band',
+    themes: ['stellar'],
+    spaxel: null,
+    field: [1, 1],
+    fibres: 300,
+    ranges: {
+      blue: { min: 15140, max: 15810, step: 0.33, r: 22500, pixels: 2048 },
+      green: { min: 15850, max: 16440, step: 0.29, r: 22500, pixels: 2048 },
+      red: { min: 16470, max: 16960, step: 0.24, r: 22500, pixels: 2048 },
+      all: { min: 15100, max: 17000, step: null, r: 22500, pixels: 8575 },
+    },
+    core: 1,
+    products: fibreSpectra(
+      [
+        ['apstar', 'Combined spectrum of each star', null, 'all', '10**(-17)erg/(s.cm**2.Angstrom)', 'spectrum'],
+        ['aspcap_model', 'Best-fitting model spectrum', null, 'all', null, 'spectrum'],
+        ['apvisit_a', 'Visit spectrum, detector a', 'blue', 'blue', '10**(-17)erg/(s.cm**2.Angstrom)', 'spectrum'],
+        ['apvisit_b', 'Visit spectrum, detector b', 'green', 'green', '10**(-17)erg/(s.cm**2.Angstrom)', 'spectrum'],
+        ['apvisit_c', 'Visit spectrum, detector c', 'red', 'red', '10**(-17)erg/(s.cm**2.Angstrom)', 'spectrum'],
+      ],
+      [
+        ['PRIMARY', 'Header only: target and observation keywords'],
+        ['FLUX', 'Flux'],
+        ['ERROR', '1-sigma error of the flux'],
+        ['MASK', 'Pixel bitmask'],
+        ['WAVELENGTH', 'Vacuum wavelength of each pixel'],
+      ],
+    ),
+  },
+  {
+    name: '2df',
+    pretty: '2dF',
+    description: 'The original two-degree field spectrographs on the AAT, 400 fibres with the 300B grating',
+    themes: ['galaxy'],
+    spaxel: null,
+    field: [1, 1],
+    fibres: 400,
+    ranges: { all: { min: 3600, max: 8000, step: 4.3, r: 650, pixels: 1024 } },
+    core: 1,
+    products: fibreSpectra(
+      [
+        ['spectrum', 'Reduced spectrum', null, 'all', 'count', 'spectrum'],
+        ['frames', 'Reduced spectra of every fibre of a frame', null, 'all', 'count', 'rss'],
+      ],
+      [
+        ['PRIMARY', 'Flux'],
+        ['VARIANCE', 'Variance of the flux'],
+        ['SKY', 'The sky spectrum subtracted'],
+      ],
+    ),
+  },
+  {
+    name: '6df',
+    pretty: '6dF',
+    description: 'The six-degree field multi-object spectrograph on the UK Schmidt Telescope, observing with the V and R gratings in turn',
+    themes: ['galaxy', 'stellar'],
+    spaxel: null,
+    field: [1, 1],
+    fibres: 150,
+    ranges: {
+      v: { min: 3900, max: 5600, step: 1.6, r: 1000, pixels: 1032 },
+      r: { min: 5400, max: 7500, step: 2.0, r: 1600, pixels: 1032 },
+      all: { min: 3900, max: 7500, step: null, r: 1000, pixels: 1838 },
+    },
+    core: 1,
+    products: fibreSpectra(
+      [
+        ['vr', 'Spliced V and R spectrum', null, 'all', 'count', 'spectrum'],
+        ['v', 'V-grating spectrum', 'v', 'v', 'count', 'spectrum'],
+        ['r', 'R-grating spectrum', 'r', 'r', 'count', 'spectrum'],
+      ],
+      [
+        ['PRIMARY', 'Flux'],
+        ['VARIANCE', 'Variance of the flux'],
+        ['SKY', 'The sky spectrum subtracted'],
+      ],
+    ),
+  },
+  {
+    name: 'boss',
+    pretty: 'BOSS',
+    description: 'The BOSS spectrographs on the SDSS 2.5-m telescope: two blue and two red cameras, 1000 fibres',
+    themes: ['galaxy'],
+    spaxel: null,
+    field: [1, 1],
+    fibres: 500,
+    ranges: {
+      blue: { min: 3600, max: 6350, step: null, r: 1800, pixels: 4112 },
+      red: { min: 5650, max: 10400, step: null, r: 2200, pixels: 4128 },
+      all: { min: 3600, max: 10400, step: null, r: 2000, pixels: 4648 },
+    },
+    core: 1,
+    products: fibreSpectra(
+      [
+        ['spec', 'Coadded spectrum of each object', null, 'all', '10**(-17)erg/(s.cm**2.Angstrom)', null],
+        ['spec_lite', 'Coadded spectrum without the single exposures', null, 'all', '10**(-17)erg/(s.cm**2.Angstrom)', null],
+        ['cframe_b1', 'Calibrated frame, camera b1', 'blue', 'blue', '10**(-17)erg/(s.cm**2.Angstrom)', 'rss'],
+        ['cframe_b2', 'Calibrated frame, camera b2', 'blue', 'blue', '10**(-17)erg/(s.cm**2.Angstrom)', 'rss'],
+        ['cframe_r1', 'Calibrated frame, camera r1', 'red', 'red', '10**(-17)erg/(s.cm**2.Angstrom)', 'rss'],
+        ['cframe_r2', 'Calibrated frame, camera r2', 'red', 'red', '10**(-17)erg/(s.cm**2.Angstrom)', 'rss'],
+      ],
+      [
+        ['PRIMARY', 'Header only: plate, MJD and fibre keywords'],
+        ['COADD', 'Coadded flux, inverse variance, masks, sky and model'],
+        ['SPALL', 'Photometric and spectroscopic parameters of the object'],
+        ['SPZLINE', 'Emission-line fits'],
+      ],
+    ),
+  },
+  {
+    name: '4most',
+    pretty: '4MOST',
+    description: 'The 4-metre Multi-Object Spectroscopic Telescope on VISTA: 1624 fibres into the low-resolution spectrographs',
+    themes: ['galaxy', 'stellar'],
+    spaxel: null,
+    field: [1, 1],
+    fibres: 812,
+    ranges: {
+      blue: { min: 3700, max: 5540, step: 0.3, r: 5000, pixels: 6134 },
+      green: { min: 5150, max: 7130, step: 0.33, r: 6000, pixels: 6000 },
+      red: { min: 6830, max: 9500, step: 0.42, r: 7000, pixels: 6358 },
+      all: { min: 3700, max: 9500, step: 0.25, r: 5000, pixels: 23201 },
+    },
+    core: 1,
+    products: fibreSpectra(
+      [
+        ['lrs_joined', 'Joined low-resolution spectrum', null, 'all', '10**(-17)erg/(s.cm**2.Angstrom)', 'spectrum'],
+        ['lrs_blue', 'Low-resolution spectrum, blue arm', 'blue', 'blue', '10**(-17)erg/(s.cm**2.Angstrom)', 'spectrum'],
+        ['lrs_green', 'Low-resolution spectrum, green arm', 'green', 'green', '10**(-17)erg/(s.cm**2.Angstrom)', 'spectrum'],
+        ['lrs_red', 'Low-resolution spectrum, red arm', 'red', 'red', '10**(-17)erg/(s.cm**2.Angstrom)', 'spectrum'],
+      ],
+      [
+        ['PRIMARY', 'Header only: target and observation keywords'],
+        ['FLUX', 'Flux'],
+        ['ERR_FLUX', '1-sigma error of the flux'],
+        ['QUAL', 'Quality flags of each pixel'],
+      ],
+    ),
+  },
+];
+
 // ---- The generator ---------------------------------------------------------------------------------
 
 const VERSIONS: readonly string[] = ['v08', 'v07', 'v02', 'v10', 'V0.12.1', 'V1.0', 'DR3', 'DR2', '200604', '201101', '3', '2', 'v1.2.3'];
@@ -1307,7 +1901,8 @@ function groupTableCount(rng: Rng): number {
   return 1;
 }
 
-type ReleaseKind = 'catalogues' | 'imaging' | 'both';
+/** What a release holds; 'ifs' and 'spectra' releases hold that and nothing else. */
+type ReleaseKind = 'catalogues' | 'imaging' | 'both' | 'ifs' | 'spectra';
 
 interface ReleasePlan {
   survey: SurveyPlan;
@@ -1330,7 +1925,8 @@ interface SurveyPlan {
   releases: ReleasePlan[];
 }
 
-type IdKind = 'group' | 'table' | 'column' | 'facility' | 'band' | 'region';
+type IdKind =
+  'group' | 'table' | 'column' | 'facility' | 'band' | 'region' | 'ifsFacility' | 'ifsProduct' | 'spectraFacility' | 'spectraProduct';
 
 class Generator {
   readonly files = new Map<string, string>();
@@ -1344,18 +1940,40 @@ class Generator {
     facilities: 0,
     bands: 0,
     regions: 0,
+    ifsFacilities: 0,
+    ifsProducts: 0,
+    spectraFacilities: 0,
+    spectraProducts: 0,
     bytes: 0,
   };
   private readonly rng: Rng;
-  private readonly ids: Record<IdKind, number> = { group: 0, table: 0, column: 0, facility: 0, band: 0, region: 0 };
+  /**
+   * The IFS and spectra data draw from a stream of their own, so that adding them left every
+   * catalogue and imaging file as it was, byte for byte, and changing them never moves those.
+   */
+  private readonly productRng: Rng;
+  private readonly ids: Record<IdKind, number> = {
+    group: 0,
+    table: 0,
+    column: 0,
+    facility: 0,
+    band: 0,
+    region: 0,
+    ifsFacility: 0,
+    ifsProduct: 0,
+    spectraFacility: 0,
+    spectraProduct: 0,
+  };
 
   constructor(private readonly spec: SizeSpec) {
     this.rng = new Rng(spec.seed);
+    // Billions of draws away from the first stream's start for every size, so the two never overlap.
+    this.productRng = new Rng(spec.seed ^ 0x9e3779b9);
   }
 
   /** The next id of a kind; now and then one is skipped, as deleted items leave gaps. */
-  private nextId(kind: IdKind): number {
-    this.ids[kind] += this.rng.chance(0.03) ? this.rng.int(2, 5) : 1;
+  private nextId(kind: IdKind, rng = this.rng): number {
+    this.ids[kind] += rng.chance(0.03) ? rng.int(2, 5) : 1;
     return this.ids[kind];
   }
 
@@ -1382,6 +2000,7 @@ class Generator {
         if (release.regions > 0) this.writeFacilities(release);
       }
     }
+    this.writeProducts(surveys);
   }
 
   private planSurveys(): SurveyPlan[] {
@@ -1453,7 +2072,7 @@ class Generator {
     this.add(`${survey.name}/survey.yaml`, out);
   }
 
-  private writeRelease(release: ReleasePlan): void {
+  private writeRelease(release: ReleasePlan, rng = this.rng): void {
     const out = new Out();
     out.raw('# yaml-language-server: $schema=../../../schemas/release.schema.json\n');
     out.str('', 'name', release.name);
@@ -1461,27 +2080,25 @@ class Generator {
     out.line('', 'version', yamlFloat(release.version));
     out.line('', 'data_release_number', String(release.number));
     out.line('', 'contact', contactText(release.survey.contact));
-    spanLines(out, '', release.span, this.rng);
+    spanLines(out, '', release.span, rng);
     this.add(`${release.survey.name}/${release.name}/release.yaml`, out);
     this.stats.releases++;
   }
 
   /** A span for a group or facility: around the release, sometimes years before it. */
-  private rootSpan(release: ReleasePlan): Span {
-    const rng = this.rng;
+  private rootSpan(release: ReleasePlan, rng = this.rng): Span {
     const created = release.span.created - rng.int(0, 700) * DAY + rng.int(0, 1439) * 60_000;
     return { created, updated: created + rng.int(0, 1500) * DAY + rng.int(0, 1439) * 60_000 };
   }
 
-  private optionalContact(out: Out, indent: string, survey: SurveyPlan, pSet: number, pNull: number): void {
-    const roll = this.rng.next();
+  private optionalContact(out: Out, indent: string, survey: SurveyPlan, pSet: number, pNull: number, rng = this.rng): void {
+    const roll = rng.next();
     if (roll < pSet) out.line(indent, 'contact', contactText(survey.contact));
     else if (roll < pSet + pNull) out.line(indent, 'contact', 'null');
   }
 
   /** One to three paragraphs of HTML notes about `subject`, as curators paste them from release notes. */
-  private documentation(subject: string, release: ReleasePlan): string {
-    const rng = this.rng;
+  private documentation(subject: string, release: ReleasePlan, rng = this.rng): string {
     const url = `https://www.example.org/surveys/${release.survey.name}/${release.name}/`;
     const paragraphs = [
       `<p>See the <a href="${url}">${release.pretty} release notes</a> for how ${subject} was derived.</p>`,
@@ -1852,6 +2469,191 @@ class Generator {
     }
     return cards;
   }
+
+  // ---- IFS and spectra ---------------------------------------------------------------------------
+  // Everything from here on draws from productRng alone.
+
+  /**
+   * The IFS and spectra facilities: first in releases of their own, added after a survey's last
+   * release and holding nothing else, then in releases that have catalogues, imaging or both.
+   */
+  private writeProducts(surveys: readonly SurveyPlan[]): void {
+    const rng = this.productRng;
+    const galaxy = surveys.filter((s) => s.def.theme === 'galaxy');
+    const ifsSurveys = galaxy.length > 0 ? galaxy : surveys;
+    const existing = surveys.flatMap((s) => s.releases);
+    const only = { ifs: [] as ReleasePlan[], spectra: [] as ReleasePlan[] };
+    for (let i = 0; i < this.spec.ownReleases; i++) {
+      only.ifs.push(this.addRelease(rng.pick(ifsSurveys), 'ifs'));
+      only.spectra.push(this.addRelease(rng.pick(surveys), 'spectra'));
+    }
+    const ifsHosts = rng.shuffle(existing.filter((r) => ifsSurveys.includes(r.survey)));
+    this.writeProductFacilities('ifs', this.spec.ifs, [...only.ifs, ...ifsHosts]);
+    this.writeProductFacilities('spectra', this.spec.spectra, [...only.spectra, ...rng.shuffle(existing)]);
+  }
+
+  /** A release after the survey's last one, for data of one kind only. */
+  private addRelease(survey: SurveyPlan, kind: 'ifs' | 'spectra'): ReleasePlan {
+    const rng = this.productRng;
+    const last = survey.releases.reduce((a, b) => (b.number > a.number ? b : a));
+    const number = last.number + 1;
+    const created = last.span.created + rng.int(200, 700) * DAY;
+    const release: ReleasePlan = {
+      survey,
+      name: `dr${number}`,
+      pretty: `Data Release ${number}`,
+      number,
+      version: rng.pick([number, number + 0.1, number + 0.5]),
+      kind,
+      span: { created, updated: created + rng.int(0, 400) * DAY + rng.int(0, 86_399) * 1000 },
+      columns: 0,
+      regions: 0,
+    };
+    survey.releases.push(release);
+    this.writeRelease(release, rng);
+    return release;
+  }
+
+  /** Facilities of `type` with `total` products in all, one or two per release, over `hosts` in turn. */
+  private writeProductFacilities(type: 'ifs' | 'spectra', total: number, hosts: readonly ReleasePlan[]): void {
+    const rng = this.productRng;
+    const instruments = type === 'ifs' ? IFS_INSTRUMENTS : SPECTRA_INSTRUMENTS;
+    const used = new Map<ReleasePlan, Set<string>>();
+    let left = total;
+    for (let h = 0; left > 0;) {
+      if (h >= hosts.length * instruments.length) throw new Error(`generator bug: no room for ${left} more ${type} products`);
+      const release = at(hosts, h % hosts.length);
+      const names = used.get(release) ?? new Set<string>();
+      used.set(release, names);
+      const free = instruments.filter((d) => !names.has(d.name));
+      const fitting = free.filter((d) => d.themes.includes(release.survey.def.theme));
+      const choices = fitting.length > 0 ? fitting : free;
+      if (choices.length === 0) {
+        h++;
+        continue;
+      }
+      const def = rng.pick(choices);
+      const most = Math.min(def.products.length, 12);
+      const count = Math.min(left, rng.int(Math.min(2, most), most));
+      this.writeProductFacility(type, release, def, count);
+      names.add(def.name);
+      left -= count;
+      // Now and then a release has a second facility of the type.
+      if (!rng.chance(0.25)) h++;
+    }
+  }
+
+  private writeProductFacility(type: 'ifs' | 'spectra', release: ReleasePlan, def: InstrumentDef, count: number): void {
+    const rng = this.productRng;
+    const survey = release.survey;
+    const out = new Out();
+    const span = this.rootSpan(release, rng);
+    out.raw(`# yaml-language-server: $schema=../../../../schemas/${type}-facility.schema.json\n`);
+    out.line('', 'id', String(this.nextId(type === 'ifs' ? 'ifsFacility' : 'spectraFacility', rng)));
+    out.str('', 'name', def.name);
+    if (rng.chance(0.85)) out.str('', 'pretty_name', def.pretty);
+    if (rng.chance(0.9)) out.str('', 'description', `${def.description}; the data of ${survey.def.pretty} ${release.pretty}`);
+    if (rng.chance(0.2)) out.str('', 'documentation', this.documentation(`the ${def.pretty} data`, release, rng));
+    if (rng.chance(0.1)) {
+      out.str('', 'file_path', `/${survey.name}/${release.name}/${type}/`);
+      out.str('', 'file_name', `${survey.name}_${release.name}_${def.name}.tar.gz`);
+    }
+    if (rng.chance(0.3)) out.str('', 'version', rng.pick(VERSIONS));
+    spanLines(out, '', span, rng);
+    this.optionalContact(out, '', survey, 0.75, 0.1, rng);
+    // The ranges move a little from release to release (a new wavelength solution), every product
+    // of an arm with its arm, so that the products of one arm still overlap.
+    const ranges = new Map(
+      Object.entries(def.ranges).map(([key, range]) => {
+        const shift = Math.round((range.max - range.min) * rng.range(-0.01, 0.01));
+        return [key, { ...range, min: range.min + shift, max: range.max + shift }];
+      }),
+    );
+    out.raw('products:\n');
+    for (const product of this.chooseProducts(def, count)) this.writeProduct(out, type, release, def, product, ranges, span);
+    this.add(`${survey.name}/${release.name}/${type}/${def.name}.yaml`, out);
+    if (type === 'ifs') this.stats.ifsFacilities++;
+    else this.stats.spectraFacilities++;
+  }
+
+  /** The instrument's core products, then a random choice of the others, in the instrument's order. */
+  private chooseProducts(def: InstrumentDef, count: number): ProductDef[] {
+    const core = Math.min(def.core, count);
+    const others = this.productRng
+      .shuffle(def.products.map((_, i) => i).slice(def.core))
+      .slice(0, count - core)
+      .sort((a, b) => a - b);
+    return [...def.products.slice(0, core), ...others.map((i) => at(def.products, i))];
+  }
+
+  private writeProduct(
+    out: Out,
+    type: 'ifs' | 'spectra',
+    release: ReleasePlan,
+    def: InstrumentDef,
+    product: ProductDef,
+    ranges: ReadonlyMap<string, WaveRange>,
+    parent: Span,
+  ): void {
+    const rng = this.productRng;
+    const survey = release.survey;
+    const I = '    ';
+    out.raw(`  - id: ${this.nextId(type === 'ifs' ? 'ifsProduct' : 'spectraProduct', rng)}\n`);
+    out.line(I, 'name', yamlScalar(product.name));
+    if (rng.chance(0.7)) out.str(I, 'pretty_name', product.pretty);
+    if (rng.chance(0.85)) out.str(I, 'description', product.description);
+    if (rng.chance(0.1)) out.str(I, 'documentation', this.documentation(`the ${product.name} product`, release, rng));
+    if (rng.chance(0.6)) {
+      const fileName = `${rng.int(10_000_000, 999_999_999)}_${product.name}.${rng.chance(0.3) ? 'fits.gz' : 'fits'}`;
+      out.str(I, 'file_path', `/${survey.name}/${release.name}/${type}/${def.name}/${product.name}/`);
+      out.str(I, 'file_name', fileName);
+      if (rng.chance(0.2)) out.str(I, 'file_extension', fileName.endsWith('.gz') ? 'fits.gz' : 'fits');
+    }
+    if (rng.chance(0.1)) out.str(I, 'version', rng.pick(VERSIONS));
+    if (rng.chance(0.1)) {
+      const own = overrideSpan(parent, rng);
+      spanLines(out, I, own.span, rng, own.which);
+    }
+    this.optionalContact(out, I, survey, 0.05, 0.05, rng);
+    out.line(I, 'product_type', product.type);
+    // What a product has not got is left out or written null, as curators do both.
+    const none = (key: string) => {
+      if (rng.chance(0.3)) out.line(I, key, 'null');
+    };
+    if (product.arm !== null) out.line(I, 'arm', yamlScalar(product.arm));
+    else none('arm');
+    const range = product.range === null ? undefined : ranges.get(product.range);
+    if (product.range !== null && range === undefined) throw new Error(`generator bug: ${def.name} has no range ${product.range}`);
+    if (range) {
+      out.line(I, 'wave_min_ang', String(range.min));
+      out.line(I, 'wave_max_ang', String(range.max));
+      if (range.step !== null) out.line(I, 'wave_step_ang', String(range.step));
+      else none('wave_step_ang');
+      out.line(I, 'resolving_power', String(range.r));
+    } else {
+      none('wave_min_ang');
+      none('resolving_power');
+    }
+    if (product.type !== 'spectrum' && def.spaxel !== null) out.line(I, 'spatial_sampling_arcsec', String(def.spaxel));
+    else none('spatial_sampling_arcsec');
+    const [x, y] = def.field;
+    const pixels = range?.pixels ?? 0;
+    const dimensions =
+      product.shape === null ? null : { cube: [x, y, pixels], map: [x, y], spectrum: [pixels], rss: [pixels, def.fibres] }[product.shape];
+    if (dimensions) out.raw(`${I}dimensions:\n${dimensions.map((n) => `${I}  - ${n}\n`).join('')}`);
+    else none('dimensions');
+    if (product.unit !== null) out.str(I, 'flux_unit', product.unit);
+    else none('flux_unit');
+    if (rng.chance(0.95)) {
+      out.raw(`${I}extensions:\n`);
+      for (const [name, holds] of product.extensions) {
+        out.raw(`${I}  - name: ${yamlScalar(name)}\n`);
+        out.line(`${I}    `, 'holds', yamlScalar(holds));
+      }
+    }
+    if (type === 'ifs') this.stats.ifsProducts++;
+    else this.stats.spectraProducts++;
+  }
 }
 
 interface Tile {
@@ -1978,7 +2780,9 @@ export function main(
     io.out(
       `wrote ${stats.files} files to ${args.out}: ${stats.surveys} surveys, ${stats.releases} releases, ${stats.groups} groups, ` +
         `${stats.tables} tables, ${stats.columns} columns, ${stats.facilities} facilities, ${stats.bands} bands, ` +
-        `${stats.regions} regions, ${stats.bytes} bytes of YAML (${(stats.bytes / 1e6).toFixed(1)} MB)\n`,
+        `${stats.regions} regions, ${stats.ifsFacilities} IFS facilities with ${stats.ifsProducts} products, ` +
+        `${stats.spectraFacilities} spectra facilities with ${stats.spectraProducts} products, ` +
+        `${stats.bytes} bytes of YAML (${(stats.bytes / 1e6).toFixed(1)} MB)\n`,
     );
     return 0;
   } catch (error) {

@@ -2,18 +2,18 @@
 // the sizes and shapes promised, and a CLI that never writes over a folder it was not given empty.
 
 import { spawnSync } from 'node:child_process';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { generateArchive, generateArchiveWithStats, yamlScalar } from '../bench/synthetic.ts';
+import { SIZES, generateArchive, generateArchiveWithStats, yamlScalar } from '../bench/synthetic.ts';
 import { check } from '../src/build.ts';
 import type { CheckResult } from '../src/build.ts';
 import { formatMetadata } from '../src/curation/fmt.ts';
-import type { ColumnYaml, FacilityYaml, GroupYaml, RegionYaml, TableYaml } from '../src/kinds/data.ts';
+import type { ColumnYaml, FacilityYaml, GroupYaml, ProductFacilityYaml, ProductYaml, RegionYaml, TableYaml } from '../src/kinds/data.ts';
 import { rootsOf, walkNodes } from '../src/pipeline/assemble.ts';
 import type { Archive } from '../src/pipeline/assemble.ts';
-import { PROJECT, tempdir } from './helpers.ts';
+import { PROJECT, cli as run, syntheticdir, tempdir } from './helpers.ts';
 
 async function writeTree(files: Map<string, string>): Promise<string> {
   const dir = path.join(await tempdir(), 'metadata');
@@ -69,7 +69,9 @@ describe('size S', () => {
   });
 
   test('has catalogue-only, imaging-only and mixed releases, deep and shallow tables, big and one-table groups', () => {
-    const releases = archive.surveys.flatMap((s) => s.releases);
+    const releases = archive.surveys
+      .flatMap((s) => s.releases)
+      .filter((r) => rootsOf(r, 'CatalogueGroup').length > 0 || rootsOf(r, 'ImagingFacility').length > 0);
     const kinds = new Set(releases.map((r) => `${rootsOf(r, 'CatalogueGroup').length > 0}/${rootsOf(r, 'ImagingFacility').length > 0}`));
     expect([...kinds].sort()).toEqual(['false/true', 'true/false', 'true/true']);
     const widths = (nodes('CatalogueTable') as TableYaml[]).map((t) => t.columns.length);
@@ -78,6 +80,42 @@ describe('size S', () => {
     const sizes = (nodes('CatalogueGroup') as GroupYaml[]).map((g) => g.tables.length);
     expect(sizes).toContain(1);
     expect(Math.max(...sizes)).toBeGreaterThanOrEqual(5);
+  });
+
+  test('has IFS and spectra products of every type, beside catalogues, beside imaging, and in releases of their own', () => {
+    expect(nodes('IFSDataProduct')).toHaveLength(SIZES.S.ifs);
+    expect(nodes('SpectraDataProduct')).toHaveLength(SIZES.S.spectra);
+    const products = [...nodes('IFSDataProduct'), ...nodes('SpectraDataProduct')] as ProductYaml[];
+    expect(new Set(products.map((p) => p.product_type))).toEqual(new Set(['cube', 'map', 'spectrum']));
+    for (const p of products) {
+      if (p.extensions) expect(p.extensions[0]?.name, p.name).toBe('PRIMARY');
+      if (p.product_type !== 'map') expect(p.wave_min_ang).toBeLessThan(p.wave_max_ang ?? 0);
+    }
+    expect(products.some((p) => p.extensions === undefined)).toBe(true);
+    expect(products.some((p) => p.arm === null)).toBe(true);
+    expect(products.some((p) => typeof p.arm === 'string')).toBe(true);
+    // One spelling per arm and instrument, and every product of an arm covers that arm's range.
+    for (const facility of [...nodes('IFSFacility'), ...nodes('SpectraFacility')] as ProductFacilityYaml[]) {
+      for (const p of facility.products) {
+        if (typeof p.arm !== 'string') continue;
+        const first = facility.products.find((q) => q.arm === p.arm);
+        expect([p.wave_min_ang, p.wave_max_ang], `${facility.name} ${p.name}`).toEqual([first?.wave_min_ang, first?.wave_max_ang]);
+      }
+    }
+    const holds = archive.surveys
+      .flatMap((s) => s.releases)
+      .map((r) =>
+        [
+          ['catalogues', 'CatalogueGroup'],
+          ['imaging', 'ImagingFacility'],
+          ['ifs', 'IFSFacility'],
+          ['spectra', 'SpectraFacility'],
+        ]
+          .filter(([, kind]) => rootsOf(r, kind as 'CatalogueGroup').length > 0)
+          .map(([type]) => type)
+          .join('+'),
+      );
+    for (const kinds of ['ifs', 'spectra', 'catalogues+ifs', 'catalogues+spectra', 'imaging+ifs']) expect(holds).toContain(kinds);
   });
 
   test('writes optional fields sometimes, with every spelling of "no unit" and contacts both null and set', () => {
@@ -128,6 +166,78 @@ test('size M has about 25,000 columns and 1,000 regions', () => {
   expect(stats.columns).toBeLessThanOrEqual(27_500);
   expect(stats.regions).toBeGreaterThanOrEqual(900);
   expect(stats.regions).toBeLessThanOrEqual(1_100);
+  // Products are the items two spaces deep in IFS and spectra files.
+  const products = (folder: string) =>
+    [...files].filter(([p]) => p.includes(`/${folder}/`)).reduce((n, [, text]) => n + (text.match(/^ {2}- id: /gm)?.length ?? 0), 0);
+  expect(products('ifs')).toBe(stats.ifsProducts);
+  expect(products('spectra')).toBe(stats.spectraProducts);
+  expect([stats.ifsProducts, stats.spectraProducts]).toEqual([SIZES.M.ifs, SIZES.M.spectra]);
+});
+
+describe('size S, checked and built by the command line', () => {
+  interface Release {
+    name: string;
+    catalogues: unknown;
+    imaging: unknown;
+    ifs: { facilities: { products: unknown[] }[] } | null;
+    spectra: { facilities: { products: unknown[] }[] } | null;
+  }
+  const TYPES = ['catalogues', 'imaging', 'ifs', 'spectra'] as const;
+  /** What each release holds, from the generated files: "survey.release" → its data types. */
+  const holdings = new Map<string, Set<string>>();
+  let dir = '';
+
+  beforeAll(async () => {
+    for (const relative of generateArchive('S').keys()) {
+      const [survey, release, folder, file] = relative.split('/');
+      if (file === undefined || folder === undefined) continue;
+      const at = `${survey}.${release}`;
+      holdings.set(at, (holdings.get(at) ?? new Set()).add(folder));
+    }
+    dir = await syntheticdir('S');
+  });
+
+  test('check finds nothing to report', async () => {
+    const checked = await run(['check', '--no-cache'], dir);
+    expect(checked.code, checked.stdout + checked.stderr).toBe(0);
+    expect(checked.stdout + checked.stderr).toBe(`${generateArchive('S').size} metadata files checked: no errors.\n`);
+  });
+
+  test('the ifs and spectra listings hold the releases with that data or catalogues, the catalogues listing no other', async () => {
+    const built = await run(['build', '--no-cache', '--quiet'], dir);
+    expect(built.code, built.stderr).toBe(0);
+    const listed = async (type: string) => {
+      const surveys = JSON.parse(await readFile(path.join(dir, `dist/api/schema/data_type/${type}.json`), 'utf8')) as {
+        name: string;
+        data_releases: Release[];
+      }[];
+      return surveys.flatMap((s) => s.data_releases.map((r) => ({ ...r, at: `${s.name}.${r.name}` })));
+    };
+    const shown = { catalogues: ['catalogues'], imaging: ['imaging'], ifs: ['catalogues', 'ifs'], spectra: ['catalogues', 'spectra'] };
+    for (const type of TYPES) {
+      const releases = await listed(type);
+      const expected = [...holdings].filter(([, held]) => shown[type].some((t) => held.has(t))).map(([at]) => at);
+      expect(releases.map((r) => r.at).sort(), type).toEqual(expected.sort());
+      // Each release shows what the listing shows and it holds, and nothing else.
+      for (const r of releases) {
+        const held = holdings.get(r.at);
+        expect(
+          TYPES.filter((t) => r[t] !== null),
+          `${type}: ${r.at}`,
+        ).toEqual(TYPES.filter((t) => shown[type].includes(t) && held?.has(t)));
+      }
+    }
+    // A release with IFS or spectra data and no catalogues is in that listing and in no catalogues listing.
+    const catalogued = new Set((await listed('catalogues')).map((r) => r.at));
+    for (const type of ['ifs', 'spectra'] as const) {
+      const releases = await listed(type);
+      const only = releases.filter((r) => holdings.get(r.at)?.size === 1 && holdings.get(r.at)?.has(type));
+      expect(only.length, type).toBeGreaterThan(0);
+      for (const r of only) expect(catalogued.has(r.at), r.at).toBe(false);
+      const products = releases.flatMap((r) => r[type]?.facilities ?? []).flatMap((f) => f.products);
+      expect(products).toHaveLength(type === 'ifs' ? SIZES.S.ifs : SIZES.S.spectra);
+    }
+  });
 });
 
 test('strings read back as written, in block and in flow context', () => {
@@ -172,7 +282,7 @@ describe('the command line', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toMatch(
-      /^wrote \d+ files to .*: 3 surveys, \d+ releases, \d+ groups, \d+ tables, 5000 columns, \d+ facilities, \d+ bands, 50 regions, \d+ bytes of YAML \([\d.]+ MB\)\n$/,
+      /^wrote \d+ files to .*: 3 surveys, \d+ releases, \d+ groups, \d+ tables, 5000 columns, \d+ facilities, \d+ bands, 50 regions, \d+ IFS facilities with 16 products, \d+ spectra facilities with 12 products, \d+ bytes of YAML \([\d.]+ MB\)\n$/,
     );
     expect((await readdir(out)).sort()).toEqual([...new Set([...generateArchive('S').keys()].map((p) => p.split('/')[0]))].sort());
   });

@@ -14,6 +14,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DOCUMENTS, DOCUMENT_TYPES, requestTarget } from '../src/hosting/routes.ts';
 import { PROJECT, cli, edit, http, serveSite, tempdir, testdir } from './helpers.ts';
+import { extnameText } from '../src/outputs/vo/listings.ts';
 import { HOSTILE_TEXT, PRODUCT_FILES, SAMI_FILE } from './products-fixture.ts';
 
 const BASE = 'https://schema.example.org';
@@ -322,7 +323,7 @@ function expectedProducts(archive: ArchiveJson): Record<string, string>[] {
             dimensions: p.dimensions?.join('x') ?? '',
             // The archive's spellings of no unit and no description are empty.
             flux_unit: /^(?:-|none)$/i.test(none(p.flux_unit)) ? '' : none(p.flux_unit),
-            extensions: p.extensions.map((e) => e.name).join(' '),
+            extensions: p.extensions.map((e) => extnameText(e.name)).join(' '),
             description: none(p.description) === '-' ? '' : none(p.description),
             survey_url: survey.url,
           })),
@@ -423,6 +424,14 @@ describe('IFS and spectra data products', () => {
     expect(read.csv).toEqual(expected);
     expect(read.csv[0]?.description).toBe(HOSTILE_TEXT);
     expect(read.csv[0]).toMatchObject({ dimensions: '50x50x2048', extensions: 'PRIMARY VARIANCE WEIGHT', wave_step_ang: '1.04' });
+    // An EXTNAME with a space or a quote is quoted as FITS quotes strings, and the list reads back to the names.
+    expect(read.csv[3]?.extensions).toBe("PRIMARY 'normalised spectra' 'sky''s spectrum'");
+    const names = (text: string) =>
+      [...text.matchAll(/'((?:[^']|'')*)'|[^ ']+/g)].map((m) => (m[1] === undefined ? m[0] : m[1].replaceAll("''", "'")));
+    const products = archive.surveys.flatMap((s) =>
+      s.data_releases.flatMap((r) => [...(r.ifs?.facilities ?? []), ...(r.spectra?.facilities ?? [])].flatMap((f) => f.products)),
+    );
+    expect(read.csv.map((row) => names(row.extensions ?? ''))).toEqual(products.map((p) => p.extensions.map((e) => e.name)));
     expect(read.astropy_csv).toEqual({ names: PRODUCT_COLUMNS, ids: expected.map((p) => Number(p.product_id)) });
     // astropy reads the VOTable's every value, as its datatypes say; what XML cannot hold is U+FFFD.
     expect(read.fields.map((f) => [f.name, f.datatype, f.arraysize, f.unit])).toEqual(

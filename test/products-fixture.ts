@@ -81,6 +81,10 @@ products:
     extensions:
       - name: PRIMARY
         holds: Flux
+      - name: normalised spectra
+        holds: The flux divided by its continuum
+      - name: "sky's spectrum"
+        holds: The sky subtracted
 `;
 
 export const HERMES = `# yaml-language-server: $schema=../../../../schemas/spectra-facility.schema.json

@@ -18,7 +18,7 @@ import { nodeObject, releaseHead } from '../src/outputs/api/objects.ts';
 import type { ApiObject } from '../src/outputs/api/objects.ts';
 import * as vo from '../src/outputs/vo/index.ts';
 import type { Place } from '../src/outputs/vo/index.ts';
-import { COLUMNS, PRODUCTS, REGIONS } from '../src/outputs/vo/listings.ts';
+import { COLUMNS, PRODUCTS, REGIONS, extnameText } from '../src/outputs/vo/listings.ts';
 import type { Field, Listing } from '../src/outputs/vo/listings.ts';
 import { degreesText, descriptionText, ucdText, unitText } from '../src/outputs/vo/text.ts';
 import { BUNDLED, FIXTURE, PROJECT, tempdir } from './helpers.ts';
@@ -193,6 +193,8 @@ const HOSTILE_IFS: ProductFacilityYaml = {
         { name: 'PRIMARY', holds: at(1) },
         { name: 'VARIANCE', holds: 'Variance' },
         { name: 'WEIGHT', holds: 'Weight' },
+        { name: 'normalised spectra', holds: 'FITS allows spaces' },
+        { name: "sky's <&> ]]>", holds: 'and quotes' },
       ],
     },
     { id: 9602, name: `ctl\x01\x1b\x7f\x85end`, description: at(1), product_type: 'map', flux_unit: '-', dimensions: [1] },
@@ -371,7 +373,7 @@ function listingRows(kind: ListingName, releases: Release[]): { csv: string[][];
     } else if (kind === 'products') {
       for (const f of r.products) {
         for (const p of list(f, 'products')) {
-          const extensions = (p.extensions as ApiObject[]).map((e) => String(e.name));
+          const extensions = (p.extensions as ApiObject[]).map((e) => extnameText(String(e.name)));
           push([
             r.place.survey,
             r.place.release,

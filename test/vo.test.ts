@@ -12,7 +12,7 @@ import type { FacilityYaml, GroupYaml, ProductFacilityYaml } from '../src/kinds/
 import { nodeObject } from '../src/outputs/api/objects.ts';
 import type { ApiObject } from '../src/outputs/api/objects.ts';
 import * as vo from '../src/outputs/vo/index.ts';
-import { COLUMNS, PRODUCTS, REGIONS } from '../src/outputs/vo/listings.ts';
+import { COLUMNS, PRODUCTS, REGIONS, extnameText } from '../src/outputs/vo/listings.ts';
 import { isRegularIdentifier } from '../src/outputs/vo/names.ts';
 import { degreesText, descriptionText, ucdText, unitText } from '../src/outputs/vo/text.ts';
 import { ucdSyntaxProblem, ucdWordProblems } from '../src/vocabularies/ucd.ts';
@@ -376,6 +376,30 @@ describe("a product's row", () => {
         '<TD>alpha.dr2.sami.stelkin_velocity</TD><TD>map</TD><TD/><TD/><TD/><TD/><TD/><TD>0.5</TD><TD>50 50</TD><TD>km/s</TD>' +
         '<TD/><TD/><TD>\0</TD></TR>\n',
     );
+  });
+
+  test.each([
+    ['PRIMARY', 'PRIMARY'],
+    ['input_sigma', 'input_sigma'],
+    ['normalised spectra', "'normalised spectra'"],
+    ["sky's", "'sky''s'"],
+    ["'quoted'", "'''quoted'''"],
+    ['tab\there', "'tab\there'"],
+    ['', "''"],
+  ])('writes the EXTNAME %j as %j', (name, text) => {
+    expect(extnameText(name)).toBe(text);
+  });
+
+  test('gives a list of EXTNAMEs that reads back as FITS reads strings, whatever the names', () => {
+    /** Names separated by spaces; a quoted one runs to its closing quote, '' standing for a quote. */
+    const read = (text: string): string[] =>
+      [...text.matchAll(/'((?:[^']|'')*)'|[^ ']+/g)].map((m) => (m[1] === undefined ? m[0] : m[1].replaceAll("''", "'")));
+    const names = ['PRIMARY', 'normalised spectra', "sky's", "'", "''", ' x', 'a  b', 'VAR', '', "it's a 'b'"];
+    for (const a of names) {
+      for (const b of names) {
+        for (const c of ['WEIGHT', "o'k"]) expect(read([a, b, c].map(extnameText).join(' '))).toEqual([a, b, c]);
+      }
+    }
   });
 
   test('says ifs or spectra after the kind of its facility', () => {

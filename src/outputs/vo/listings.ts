@@ -162,6 +162,15 @@ export const REGIONS: Listing = {
 /** A number as decimal text, null when there is none. */
 const numberText = (value: unknown): string | null => (typeof value === 'number' ? String(value) : null);
 
+/**
+ * An EXTNAME in a list of them separated by spaces: as it is, or, when it holds white space or a
+ * quote (FITS allows both), in single quotes with its quotes doubled, as a FITS header writes a
+ * string, so that the list reads back unambiguously (PRIMARY 'normalised spectra').
+ */
+export function extnameText(name: string): string {
+  return name === '' || /[\s']/.test(name) ? `'${name.replaceAll("'", "''")}'` : name;
+}
+
 /** Wavelengths are in Angstrom, written 0.1nm: VOUnits 1.1 deprecates the symbol, and astropy refuses it. */
 const wavelength = (name: string, ucd: string, description: string): Field => ({
   name,
@@ -215,7 +224,12 @@ export const PRODUCTS: Listing = {
       description: "The lengths of the main data array's axes (NAXIS1, NAXIS2, ...); empty when they vary from file to file",
     },
     text('flux_unit', 'unicodeChar', 'meta.unit', 'The unit of the data values, as FITS BUNIT writes it; empty when not known'),
-    text('extensions', 'char', 'meta.id;meta.fits', "The EXTNAMEs of a file's FITS extensions, in file order, separated by spaces"),
+    text(
+      'extensions',
+      'char',
+      'meta.id;meta.fits',
+      "The EXTNAMEs of a file's FITS extensions, in file order, separated by spaces; one holding a space or a quote is in single quotes, its quotes doubled, as FITS writes strings",
+    ),
     text('description', 'unicodeChar', 'meta.note', 'What the product holds; empty when undescribed'),
     URL,
   ],
@@ -223,7 +237,7 @@ export const PRODUCTS: Listing = {
     const dataType = sectionOf(facility.type as KindType)?.dataType ?? null;
     return listOf(facility, 'products').map((product) => {
       const dimensions = Array.isArray(product.dimensions) && product.dimensions.length > 0 ? product.dimensions.map(String) : null;
-      const extensions = listOf(product, 'extensions').map((e) => String(e.name));
+      const extensions = listOf(product, 'extensions').map((e) => extnameText(String(e.name)));
       return [
         place.survey,
         place.release,

@@ -146,6 +146,17 @@ function parseHdu(value: string): number {
   return Number(value);
 }
 
+function parseArm(value: string): string {
+  const arm = value.toLowerCase();
+  if (!/^[a-z0-9][a-z0-9_-]*$/.test(arm)) throw new InvalidArgumentError('expected an arm name of letters, digits, _ or -, such as blue');
+  return arm;
+}
+
+function parseId(value: string): number {
+  if (!/^[1-9]\d*$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError('expected a positive whole number');
+  return Number(value);
+}
+
 /** Builds the program without running it, so tests can parse arguments. */
 export function createProgram(given: Io, setExit: (code: number) => void): Command {
   // Everything said goes out printable: names and values from files cannot drive the terminal.
@@ -358,14 +369,15 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
       setExit(EXIT.ok);
     });
 
-  const printImport = (report: { file: string; lines: string[] }) => {
+  const printImport = (report: { file: string; lines: string[]; notes?: Diagnostic[] }) => {
     for (const line of report.lines) io.stdout(`${report.file}: ${line}\n`);
+    if (report.notes && report.notes.length > 0) io.stdout(formatReport(report.notes, 'See to these in the file.'));
     io.stdout('Run `npm run stamp` to set created and updated, then `npm run check`.\n');
     setExit(EXIT.ok);
   };
   const importing = program
     .command('import')
-    .description('write what a file already says into the metadata: import columns | import region');
+    .description('write what a file already says into the metadata: import columns | import region | import product');
   importing
     .command('columns')
     .description("a FITS binary-table header, a VOTable's FIELDs or a CSV header → the columns of a table")
@@ -392,6 +404,33 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
       const { importRegion } = await import('./curation/import.ts');
       printImport(await importRegion({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, source: resolve(source), ...opts }));
     });
+
+  importing
+    .command('product')
+    .description('a FITS cube, map or spectrum (or a text dump of its header) → a data product of an IFS or spectra facility')
+    .argument('<file>', 'FITS file, or FITS header as text')
+    .requiredOption('--into <facility.yaml>', 'the IFS or spectra facility file to write into')
+    .requiredOption('--name <name>', 'the product (updated from the file when the facility has one of that name)')
+    .addOption(
+      new Option('--type <type>', 'product_type (default: from the axes: a cube, a spectrum, or a map)').choices([
+        'cube',
+        'map',
+        'spectrum',
+      ]),
+    )
+    .option('--arm <name>', 'the arm the light went through (default: from ARM, SPECTID or CAMERA when one names it)', parseArm)
+    .option('--id <n>', 'the id of a new product (default: the next free one)', parseId)
+    .option('--hdu <n>', 'FITS HDU holding the data (default: the primary if it has data, else the first image that has)', parseHdu)
+    .option('--metadata <dir>', 'metadata folder', 'metadata')
+    .action(
+      async (
+        source: string,
+        opts: { into: string; name: string; type?: 'cube' | 'map' | 'spectrum'; arm?: string; id?: number; hdu?: number; metadata: string },
+      ) => {
+        const { importProduct } = await import('./curation/import.ts');
+        printImport(await importProduct({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, source: resolve(source), ...opts }));
+      },
+    );
 
   program
     .command('stamp')

@@ -1,7 +1,8 @@
 // `import`: what a machine already knows, written into curators' YAML. A FITS binary-table header,
 // a VOTable's FIELDs or a CSV header become a table's columns; a FITS image header becomes an
-// imaging region. Existing ids are kept, new items get the next free ids, and nothing is written
-// unless the result is valid. Timestamps are `stamp`'s job.
+// imaging region; a FITS cube, map or spectrum becomes an IFS or spectra data product. Existing
+// ids are kept, new items get the next free ids, and nothing is written unless the result is
+// valid. Timestamps are `stamp`'s job.
 
 import { closeSync, openSync, readSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -16,10 +17,15 @@ import { loadMetadata, parseFile, unreadable } from '../pipeline/parse.ts';
 import type { FileKind, KindType } from '../kinds/registry.ts';
 import { RewriteError, printCanonical, readForRewrite, writeAtomically } from './rewrite.ts';
 import { nextIds } from '../pipeline/assemble.ts';
-import { validateFiles } from '../pipeline/validate.ts';
+import { SCHEMA_FILES, readSchema, validateFiles } from '../pipeline/validate.ts';
 import { CsvError, firstRecord, readCsvHeader } from '../readers/csv.ts';
 import { VotableError, readVotableTables, votableHead } from '../readers/votable.ts';
 import { exists } from '../destination/folder.ts';
+import { walk } from '../kinds/walk.ts';
+import type { MetadataFile, PathSegment } from '../pipeline/parse.ts';
+import { PRODUCT_TYPES, describeProduct } from './product-header.ts';
+import type { ImportedProduct, ProductFields, ProductOptions } from './product-header.ts';
+import { voUnitFor } from '../vocabularies/vounit.ts';
 
 export interface ImportOptions {
   metadataDir: string;
@@ -97,6 +103,11 @@ function sourceOf(fd: number, size: number, file: string): Source {
     return buffer.subarray(0, got);
   };
   const first = read(0, CHUNK);
+  if (first[0] === 0x1f && first[1] === 0x8b) {
+    throw new RewriteError(
+      `${file} is compressed with gzip; import reads only headers, but of an uncompressed file: gunzip -k it and import that`,
+    );
+  }
   // A header saved as text starts like a FITS file too, but has line breaks among its cards.
   if (looksLikeFits(first) && !first.subarray(0, 2880).includes(0x0a)) return { format: 'fits', hdus: readFitsHeaders({ size, read }) };
   // Text, read a chunk at a time; a byte-order mark is not part of it.
@@ -302,7 +313,7 @@ function byName(list: YAMLSeq): Map<string, YAMLMap> {
 }
 
 /** Validates the new text as its file kind; writes only when it has no errors. */
-async function commit(file: string, display: string, relative: string, kind: FileKind, doc: Document): Promise<void> {
+async function commit(file: string, display: string, relative: string, kind: FileKind, doc: Document): Promise<string> {
   const textOut = printCanonical(doc, kind, display);
   const placed = classify(relative);
   const parsed = parseFile(display, textOut);
@@ -319,39 +330,45 @@ async function commit(file: string, display: string, relative: string, kind: Fil
     throw new RewriteError(`${display} would be invalid after the import, so nothing was written:\n${list}`);
   }
   await writeAtomically(file, textOut, display);
+  return textOut;
 }
 
-async function target(options: ImportOptions, kind: KindType) {
+/** The metadata file an import writes into, which must be of one of `kinds`: its document, and the ids in use around it. */
+async function target(options: ImportOptions, kinds: KindType | readonly KindType[]) {
   const root = path.resolve(options.metadataDir);
   const file = path.resolve(options.displayRoot, options.into);
   const relative = path.relative(root, file).split(path.sep).join('/');
   const display = path.relative(options.displayRoot, file).split(path.sep).join('/');
   const placed = classify(relative);
-  const declared = KINDS[kind];
-  if (relative.startsWith('..') || 'problem' in placed || placed.kind !== kind) {
-    const where = pathHelp(declared.file?.path ?? []).replace('<name>', `<${declared.label}>`);
-    throw new RewriteError(
-      `--into ${options.into} is not ${declared.file?.described ?? declared.word} file (${where}) under ${options.metadataDir}`,
-    );
+  const wanted: readonly KindType[] = typeof kinds === 'string' ? [kinds] : kinds;
+  const kind = 'problem' in placed ? undefined : wanted.find((k) => k === placed.kind);
+  if (relative.startsWith('..') || 'problem' in placed || kind === undefined) {
+    const declared = wanted.map((k) => KINDS[k]);
+    const where = declared.map((d) => pathHelp(d.file?.path ?? []).replace('<name>', `<${d.label}>`)).join(' or ');
+    const what = declared.map((d) => d.file?.described ?? d.word).join(' or ');
+    throw new RewriteError(`--into ${options.into} is not ${what} file (${where}) under ${options.metadataDir}`);
   }
+  const declared = KINDS[kind];
   if (!(await exists(file))) {
     const { survey, release, name } = placed.placement;
     throw new RewriteError(
       `there is no ${display}; create it first with: archive-schema new ${declared.scaffold?.command ?? ''} ${survey}/${release ?? ''}/${name ?? ''}`,
     );
   }
-  const { doc } = await readForRewrite(file, display);
+  const { doc, text: before } = await readForRewrite(file, display);
   const loaded = await loadMetadata(root, { displayRoot: options.displayRoot });
   // New ids are the next free ones across the archive: a file that cannot be read may hold some.
   const broken = loaded.diagnostics.find(unreadable);
   if (broken)
     throw new RewriteError(`${broken.message}; its ids cannot be known, so no new ones were given and nothing was changed`, broken);
-  return { file, relative, display, doc, ids: nextIds(loaded.files) };
+  return { file, relative, display, doc, kind, before, files: loaded.files, ids: nextIds(loaded.files) };
 }
 
 export interface ImportReport {
   file: string;
   lines: string[];
+  /** What the curator should look at in the file written, each at its line. */
+  notes?: Diagnostic[];
 }
 
 export async function importColumns(options: ImportOptions & { table: string }): Promise<ImportReport> {
@@ -447,4 +464,217 @@ export async function importRegion(options: ImportOptions & { band: string; name
       `band "${options.band}": ${line}: ${cards} header cards${skipped > 0 ? ` (${skipped} commentary or valueless card${skipped === 1 ? '' : 's'} left out)` : ''}, centre ${region.ra_c}, ${region.dec_c} ${region.unit} ${region.frame}`,
     ],
   };
+}
+
+// ---- Data products --------------------------------------------------------------------------------
+
+/** The data product a FITS cube, map or spectrum (or its header as text) describes. */
+function productOf(source: Source, file: string, options: ProductOptions): ImportedProduct {
+  if (source.format !== 'fits' && source.format !== 'fits-text') {
+    throw new RewriteError(`${file} is not a FITS file or a FITS header as text; import product reads those`);
+  }
+  return describeProduct(headers(source, file), file, options);
+}
+
+/** A value as a report shows it: text quoted, lists in brackets. */
+function shown(value: unknown): string {
+  if (value === undefined || value === null) return 'none';
+  if (typeof value === 'string') return `'${value}'`;
+  if (Array.isArray(value)) return `[${value.map(shown).join(', ')}]`;
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+}
+
+/** The ids of a kind in use or retired anywhere in the archive. */
+function idsInUse(files: readonly MetadataFile[], kind: KindType): Set<number> {
+  const used = new Set<number>();
+  for (const file of files) {
+    if (file.kind === 'Retired') {
+      const entries = (file.data as { retired?: unknown } | null)?.retired;
+      for (const e of Array.isArray(entries) ? (entries as { kind?: unknown; id?: unknown }[]) : []) {
+        if (e.kind === kind && typeof e.id === 'number') used.add(e.id);
+      }
+    } else {
+      walk(file.kind, file.data, true, (k, item) => {
+        if (k === kind && typeof item.id === 'number') used.add(item.id);
+        return true;
+      });
+    }
+  }
+  return used;
+}
+
+export async function importProduct(options: ImportOptions & ProductOptions & { name: string; id?: number }): Promise<ImportReport> {
+  const source = await readSource(options.source);
+  const t = await target(options, ['IFSFacility', 'SpectraFacility']);
+  const kind: KindType = t.kind === 'IFSFacility' ? 'IFSDataProduct' : 'SpectraDataProduct';
+  const products = seqAt(t.doc, 'products', t.display);
+  let item = findByName(products, options.name);
+  // A product listed already is read as what it says it is, unless --type says otherwise.
+  const listed = item?.get('product_type');
+  const type = options.type ?? PRODUCT_TYPES.find((p) => p === listed);
+  const imported = productOf(source, options.source, { ...options, ...(type ? { type } : {}), extensionName: extensionNameIn(t.kind) });
+  const shownSource = path.basename(options.source);
+  const { fields } = imported;
+  const named = `product "${options.name}"`;
+  const lines: string[] = [];
+  let changed: boolean;
+  if (item) {
+    const id = item.get('id');
+    if (options.id !== undefined && id !== options.id) {
+      throw new RewriteError(
+        `${t.display}: ${named} has id ${String(id)}, and a published id never changes; leave out --id to update it from ${shownSource}`,
+      );
+    }
+    const changes = updateProduct(t.doc, item, fields);
+    changed = changes.length > 0;
+    lines.push(
+      changed
+        ? `${named} (id ${String(id)}) updated from ${shownSource}: ${changes.length} field${changes.length === 1 ? '' : 's'} changed`
+        : `${named} (id ${String(id)}) unchanged: it already says what ${shownSource} says`,
+      ...changes.map((c) => `${named}: ${c}`),
+    );
+  } else {
+    const id = options.id ?? t.ids[kind];
+    if (options.id !== undefined && idsInUse(t.files, kind).has(options.id)) {
+      throw new RewriteError(
+        `--id ${options.id} is in use (or retired) among ${KINDS[kind].word}s; the next free id is ${t.ids[kind]}, which a new product gets when --id is left out`,
+      );
+    }
+    const { extensions, ...rest } = fields;
+    const given: Record<string, unknown> = rest;
+    item = t.doc.createNode({
+      id,
+      name: options.name,
+      ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined && v !== null)),
+      extensions: extensions.map((e) => ({ name: e.name, holds: e.holds ?? e.shape })),
+    });
+    products.items.push(item);
+    changed = true;
+    lines.push(`${named}: new ${KINDS[kind].word} with id ${id}, from ${shownSource}`, ...imported.readFrom.map((l) => `${named}: ${l}`));
+    const undescribed = extensions.filter((e) => e.holds === undefined).map((e) => e.name);
+    lines.push(
+      `${named}: ${extensions.length} extension${extensions.length === 1 ? '' : 's'} from EXTNAME: ${extensions.map((e) => e.name).join(', ')}` +
+        (undescribed.length > 0 ? `; ${undescribed.length} to describe: ${undescribed.join(', ')}` : ''),
+    );
+  }
+  const text = changed ? await commit(t.file, t.display, t.relative, t.kind, t.doc) : t.before;
+  const index = products.items.indexOf(item);
+  return { file: t.display, lines, notes: productNotes(t, text, index, imported, shownSource) };
+}
+
+/** What a facility kind's schema allows as the name of a product's extension, and its words for it. */
+function extensionNameIn(kind: FileKind): NonNullable<ProductOptions['extensionName']> {
+  const definitions = readSchema(SCHEMA_FILES[kind]).definitions as
+    { extension?: { properties?: { name?: { pattern?: string; patternErrorMessage?: string } } } } | undefined;
+  const name = definitions?.extension?.properties?.name;
+  if (name?.pattern === undefined) throw new Error(`${SCHEMA_FILES[kind]} has no pattern for an extension's name`);
+  const pattern = new RegExp(name.pattern, 'u');
+  return { allows: (text) => pattern.test(text), rule: name.patternErrorMessage ?? `it must match ${name.pattern}` };
+}
+
+/** The fields an import sets, in the order a report lists their changes (the schema's). */
+const PRODUCT_FIELDS = [
+  'product_type',
+  'arm',
+  'wave_min_ang',
+  'wave_max_ang',
+  'wave_step_ang',
+  'spatial_sampling_arcsec',
+  'dimensions',
+  'flux_unit',
+] as const satisfies readonly (keyof ProductFields)[];
+
+/** Sets a product's fields from a file, keeping what the curator wrote that the file does not say; returns what changed. */
+function updateProduct(doc: Document, item: YAMLMap, fields: ProductFields): string[] {
+  const before = item.toJSON() as Record<string, unknown>;
+  const changes: string[] = [];
+  for (const key of PRODUCT_FIELDS) {
+    const value = fields[key];
+    if (value === undefined || JSON.stringify(value) === JSON.stringify(before[key] ?? null)) continue;
+    // A unit the curator has put in VOUnit form is the same unit as the BUNIT it came from.
+    if (key === 'flux_unit' && typeof value === 'string' && typeof before[key] === 'string' && before[key] === voUnitFor(value)) continue;
+    if (value === null) item.delete(key);
+    else item.set(key, doc.createNode(value));
+    changes.push(`${key} ${shown(before[key])} → ${shown(value)}`);
+  }
+  // Extensions follow the file; an HDU the product lists already keeps what the curator said it holds.
+  const list = item.get('extensions', true);
+  const old = isSeq(list) ? list.items.filter(isMap) : [];
+  const used = new Set<YAMLMap>();
+  const items = fields.extensions.map((e) => {
+    const kept = old.find((m) => m.get('name') === e.name && !used.has(m));
+    if (!kept) return doc.createNode({ name: e.name, holds: e.holds ?? e.shape });
+    used.add(kept);
+    const holds = kept.get('holds');
+    if (typeof holds !== 'string' || holds === '') kept.set('holds', e.holds ?? e.shape);
+    return kept;
+  });
+  const names = (maps: YAMLMap[]) => maps.map((m) => String(m.get('name')));
+  const wasNames = names(old);
+  const nowNames = names(items);
+  if (JSON.stringify(wasNames) !== JSON.stringify(nowNames)) {
+    const dropped = wasNames.filter((n) => !nowNames.includes(n));
+    changes.push(
+      `extensions ${wasNames.join(', ') || 'none'} → ${nowNames.join(', ') || 'none'}` +
+        (dropped.length > 0 ? ` (what ${dropped.join(', ')} held is gone with ${dropped.length === 1 ? 'it' : 'them'})` : ''),
+    );
+  }
+  if (isSeq(list)) list.items = items;
+  else item.set('extensions', doc.createNode(items));
+  return changes;
+}
+
+/**
+ * What the curator should look at in the product as written, each at its line: the import's own
+ * notes (a unit assumed, an extension only its shape describes), and check's warnings on the product.
+ */
+function productNotes(
+  t: { display: string; relative: string; kind: FileKind },
+  text: string,
+  index: number,
+  imported: ImportedProduct,
+  source: string,
+): Diagnostic[] {
+  const parsed = parseFile(t.display, text).file;
+  const placed = classify(t.relative);
+  if (!parsed || 'problem' in placed) return [];
+  const data = parsed.data as { products?: { arm?: unknown; extensions?: { name?: unknown; holds?: unknown }[] }[] } | null;
+  const products = data?.products ?? [];
+  const product = products[index];
+  const note = (at: PathSegment[], rule: string, message: string): Diagnostic => ({
+    file: t.display,
+    ...parsed.locate(['products', index, ...at], at[at.length - 1] === 'name' ? 'key' : 'value'),
+    severity: 'warning',
+    rule,
+    message,
+  });
+  const notes = imported.notes.map((n) => note(n.at, n.rule, n.message));
+  (product?.extensions ?? []).forEach((e, i) => {
+    const from = imported.fields.extensions.find((x) => x.name === e.name);
+    if (from && from.holds === undefined && e.holds === from.shape) {
+      notes.push(
+        note(
+          ['extensions', i, 'holds'],
+          'import/extension-holds',
+          `extension "${from.name}": ${source} says only what it is ("${from.shape}"); write what it holds`,
+        ),
+      );
+    }
+  });
+  const arms = [...new Set(products.flatMap((p, i) => (i !== index && typeof p.arm === 'string' ? [p.arm] : [])))];
+  if (product && imported.fields.product_type !== 'map' && (product.arm === undefined || product.arm === null) && arms.length > 0) {
+    notes.push(
+      note(
+        ['name'],
+        'import/arm',
+        `has no arm, while the facility's other products name theirs (${arms.join(', ')}); pass --arm if it comes from one arm`,
+      ),
+    );
+  }
+  const start = parsed.locate(['products', index]).line;
+  const end = index + 1 < products.length ? parsed.locate(['products', index + 1]).line : Infinity;
+  const warnings = validateFiles([{ ...parsed, relative: t.relative, kind: t.kind, placement: placed.placement }]).diagnostics.filter(
+    (d) => d.severity === 'warning' && d.line >= start && d.line < end,
+  );
+  return [...notes, ...warnings];
 }

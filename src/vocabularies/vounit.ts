@@ -117,6 +117,16 @@ export function unitProblem(unit: string): string | undefined {
   return `${usesSentence(repair.findings)}${write}${custom ? `; quote a custom unit as '${custom}'` : ''}`;
 }
 
+/**
+ * The VOUnit to write for a unit that is not one, where that is plain: the form unitProblem's
+ * "(write …)" gives. undefined for a unit that is fine, or that has no plain VOUnit form.
+ */
+export function voUnitFor(unit: string): string | undefined {
+  if (unitProblem(unit) === undefined) return undefined;
+  const repair = rewrite(unit);
+  return repair.text !== unit && isCleanVOUnit(repair.text) ? repair.text : undefined;
+}
+
 /** The first unknown symbol with no replacement that could be written as a quoted unit (letters only). */
 function customUnit(findings: Finding[]): string | undefined {
   return findings.find((finding) => finding.kind === 'unknown' && !finding.replacement && /^[A-Za-z]+$/.test(finding.symbol))?.symbol;

@@ -169,7 +169,10 @@ export async function stamp(options: StampOptions): Promise<StampResult> {
       return { pointer, isNew, ...(stampedNew ? { stampedNew } : {}) };
     });
     for (const top of tops) {
-      const inside = top.inherited > 0 ? `; the ${plural(top.inherited, 'new node')} inside it take its timestamps` : '';
+      const inside =
+        top.inherited > 0
+          ? `; the ${plural(top.inherited, 'new node')} inside it ${top.inherited === 1 ? 'takes' : 'take'} its timestamps`
+          : '';
       seen.push({ file: file.display, what: `new ${top.label} has its created and updated already${inside}` });
     }
   }

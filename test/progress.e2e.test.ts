@@ -51,7 +51,7 @@ test('npm run bench prints each step against its floor, the warm builds against 
   expect(run.stdout).toContain(`archive in ${path.join(tmp, 'archive-schema-bench-')}`);
   expect(readdirSync(tmp)).toEqual([]);
   expect(run.stdout).toMatch(
-    /^Size S: 5,000 columns, 50 regions, [\d.]+ MB of YAML; 1 run on \d+ cores\..*median of a step's ratios to the floor measured right before it\.$/m,
+    /^Size S: 5,000 columns, 50 regions, \d+ IFS and \d+ spectra products, [\d.]+ MB of YAML; 1 run on \d+ cores\..*median of a step's ratios to the floor measured right before it\.$/m,
   );
   const [header, ...rest] = tableRows(run.stdout);
   expect(header).toEqual(['step', 'wall', 'ratio to floor', 'YAML MB/s', 'peak RSS']);

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { close, createReadStream, lstatSync, open as openFd, read, realpathSync, statSync } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -321,6 +321,8 @@ interface FileBody {
   end: number;
   /** The body the Response was given: an HTML file's, which the edge may read and fill in. */
   web: ReadableStream<Uint8Array> | null;
+  /** The whole file's bytes, when it is small and they were kept as its ETag was taken. */
+  bytes?: Buffer | undefined;
 }
 
 type FileBodies = Map<string, FileBody>;
@@ -385,10 +387,11 @@ function staticFiles(dir: string): StaticFiles {
     }
     if (!stats.isFile()) return notFound();
     const type = CONTENT_TYPES[path.extname(asked).toLowerCase()];
+    const known = await etag(real, stats);
     const head: Record<string, string> = {
       'accept-ranges': 'bytes',
       'content-length': String(stats.size),
-      etag: await etag(real, stats),
+      etag: known.etag,
       ...(type ? { 'content-type': type } : {}),
     };
     let status = 200;
@@ -410,7 +413,15 @@ function staticFiles(dir: string): StaticFiles {
     // The edge reads a file's body only to fill in a browsable page's request line: those are HTML.
     const web = status !== 416 && type?.startsWith('text/html') ? fileStream(real, start, end) : null;
     const id = String(next++);
-    bodies.set(id, { file: real, relative: path.relative(root, real).split(path.sep).join('/'), size: stats.size, start, end, web });
+    bodies.set(id, {
+      file: real,
+      relative: path.relative(root, real).split(path.sep).join('/'),
+      size: stats.size,
+      start,
+      end,
+      web,
+      bytes: known.bytes,
+    });
     head[FILE_HEADER] = id;
     return new Response(web, { status, headers: head });
   };
@@ -441,23 +452,55 @@ const CHUNK = 64 * 1024;
  * are what they were), computed once per version of the file (its size, time and inode) and by one
  * reading however many requests ask at once. '' when the file cannot be read.
  */
-function etags(): (file: string, stats: Stats) => string | Promise<string> {
-  const known = new Map<string, { version: string; etag: string | Promise<string> }>();
+/** What is known of a file's version: its ETag, and its bytes when the file is small. */
+interface Known {
+  etag: string;
+  bytes?: Buffer | undefined;
+}
+
+/** Files up to this size are kept in memory once read for their ETag, up to KEPT_BYTES in all. */
+const SMALL_FILE = 64 * 1024;
+const KEPT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Each file's ETag (a hash of its bytes), kept until the file changes. A small file's bytes are
+ * kept with it, within a budget: a small answer then costs no open, read and close of its own,
+ * which took a third of the time of a small survey's route.
+ */
+function etags(): (file: string, stats: Stats) => Known | Promise<Known> {
+  const known = new Map<string, { version: string; found: Known | Promise<Known> }>();
+  let kept = 0;
   return (file, stats) => {
     const version = `${stats.size}:${stats.mtimeMs}:${stats.ino}`;
     const cached = known.get(file);
-    if (cached?.version === version) return cached.etag;
-    const entry: { version: string; etag: string | Promise<string> } = { version, etag: '' };
-    entry.etag = hashOf(file).then(
-      (etag) => (entry.etag = etag),
+    if (cached?.version === version) return cached.found;
+    if (cached) {
+      const old = cached.found;
+      if (!(old instanceof Promise)) kept -= old.bytes?.length ?? 0;
+    }
+    const entry: { version: string; found: Known | Promise<Known> } = { version, found: { etag: '' } };
+    const keep = stats.size <= SMALL_FILE && kept + stats.size <= KEPT_BYTES;
+    const reading: Promise<Known> = keep ? readAndHash(file, stats.size) : hashOf(file).then((etag) => ({ etag }));
+    entry.found = reading.then(
+      (found: Known) => {
+        kept += found.bytes?.length ?? 0;
+        return (entry.found = found);
+      },
       () => {
         if (known.get(file) === entry) known.delete(file);
-        return '';
+        return { etag: '' };
       },
     );
     known.set(file, entry);
-    return entry.etag;
+    return entry.found;
   };
+}
+
+/** A small file's bytes and its ETag; the bytes only when they are the size its stats said. */
+async function readAndHash(file: string, size: number): Promise<Known> {
+  const bytes = await readFile(file);
+  const etag = `"${createHash('sha1').update(path.extname(file)).update('-').update(bytes).digest('hex')}"`;
+  return bytes.length === size ? { etag, bytes } : { etag };
 }
 
 function hashOf(file: string): Promise<string> {
@@ -645,6 +688,15 @@ async function deliver(req: IncomingMessage, res: ServerResponse, out: Outgoing)
 async function send(res: ServerResponse, body: Exclude<Body, { kind: 'none' }>, encoding: Encoding | undefined, length: number | null) {
   if (!encoding && body.kind === 'bytes') {
     res.end(body.bytes);
+    return;
+  }
+  if (body.kind === 'file' && body.file.bytes) {
+    const bytes = body.file.bytes.subarray(body.file.start, body.file.end + 1);
+    if (!encoding) {
+      res.end(bytes);
+      return;
+    }
+    await pipeline(Readable.from([bytes]), compressor(encoding, length), res);
     return;
   }
   if (!encoding && body.kind === 'file' && body.file.end - body.file.start < CHUNK) {

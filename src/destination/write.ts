@@ -53,6 +53,8 @@ export interface WriteOptions {
 const IN_FLIGHT = 3;
 /** Files written at once. */
 const FILES_IN_FLIGHT = 4;
+/** Chunks at least this long are written as they are; shorter ones are gathered (PlanWriter.write). */
+const GATHERED = 256 * 1024;
 
 export async function writePlans(
   plans: readonly Plan[],
@@ -207,40 +209,79 @@ class PlanWriter {
   private readonly slots: Slot[] = Array.from({ length: IN_FLIGHT }, newSlot);
   private turn = 0;
   private readonly reader = new PieceReader(() => this.slot());
+  /** Buffers that small chunks are gathered into, each written whole, in turn. */
+  private readonly gathers: Slot[] = Array.from({ length: IN_FLIGHT }, newSlot);
+  private gatherTurn = 0;
   /** Reads the file a precompressed copy is made of, through one slot of its own: the compressor takes each chunk in before the next. */
   private copied?: PieceReader;
 
   /**
    * Writes one plan's bytes into a new file, or over a spare moved into its place; returns how
    * many bytes it wrote and whether it reused the spare.
+   *
+   * A listing is thousands of pieces, most of them a few hundred bytes (a survey's or release's
+   * head, a small group's text): they are gathered into a buffer and written a megabyte at a time,
+   * where one write each made a catalogue edit's rebuild of a large archive issue some ten
+   * thousand writes. A large chunk goes out as it is, from the slot that holds it.
    */
   async write(file: string, plan: Plan, spare?: string, measure = false): Promise<{ bytes: number; reused: boolean; sha256?: string }> {
     const { handle, reused } = await openOver(file, spare);
     let at = 0;
     let stopped: unknown;
     const hash = measure ? createHash('sha256') : undefined;
+    // The gathering buffer, how much it holds, and the file offset it starts at.
+    let gather: Slot | undefined;
+    let held = 0;
+    let from = 0;
+    const send = (slot: Slot, bytes: Uint8Array, offset: number) => {
+      slot.busy = writeAll(handle, bytes, offset);
+      // Its failure is taken up when the slot is next awaited, maybe after other events: marked
+      // as handled now, so that Node does not end the process over it first.
+      slot.busy.catch(() => undefined);
+    };
+    const flush = () => {
+      if (gather && held > 0) send(gather, gather.input.subarray(0, held), from);
+      gather = undefined;
+      held = 0;
+    };
     try {
       for await (const [slot, chunk] of this.chunks(plan)) {
-        const offset = at;
-        at += chunk.length;
         hash?.update(chunk);
-        slot.busy = writeAll(handle, chunk, offset);
-        // Its failure is taken up when the slot is next awaited, maybe after other events: marked
-        // as handled now, so that Node does not end the process over it first.
-        slot.busy.catch(() => undefined);
+        if (chunk.length >= GATHERED) {
+          flush();
+          send(slot, chunk, at);
+        } else {
+          if (gather && held + chunk.length > gather.input.length) flush();
+          if (!gather) {
+            gather = await this.gatherSlot();
+            from = at;
+          }
+          gather.input.set(chunk, held);
+          held += chunk.length;
+        }
+        at += chunk.length;
       }
+      flush();
     } catch (error) {
       stopped = error;
     }
     // Every write ends before the file closes, failed or not; a failed write is reported first.
-    const ended = await Promise.allSettled(this.slots.map((s) => s.busy));
-    for (const slot of this.slots) slot.busy = Promise.resolve();
+    const ended = await Promise.allSettled([...this.slots, ...this.gathers].map((s) => s.busy));
+    for (const slot of [...this.slots, ...this.gathers]) slot.busy = Promise.resolve();
     let failure: unknown = ended.find((r) => r.status === 'rejected')?.reason ?? stopped;
     // A spare longer than the new text loses its tail.
     if (failure === undefined && reused) await handle.truncate(at).catch((error: unknown) => (failure = error));
     await handle.close();
     if (failure !== undefined) throw failure instanceof Error ? failure : new Error(`writing failed: ${JSON.stringify(failure)}`);
     return { bytes: at, reused, ...(hash ? { sha256: hash.digest('hex') } : {}) };
+  }
+
+  /** The next gathering buffer, once its last write has ended. */
+  private async gatherSlot(): Promise<Slot> {
+    const slot = this.gathers[this.gatherTurn] as Slot;
+    this.gatherTurn = (this.gatherTurn + 1) % IN_FLIGHT;
+    await slot.busy;
+    return slot;
   }
 
   /** A plan's bytes, each chunk with the slot that holds it until that slot's write has ended. */

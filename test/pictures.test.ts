@@ -1,6 +1,6 @@
-// The schema browser's sky map: right ascension to the left, fields across 0h and large fields drawn
-// as the sky has them, one mark per region, escaping, accessibility, the same bytes for the same
-// input, and the size of a map of 5,000 regions.
+// The schema browser's pictures: right ascension to the left, fields across 0h and large fields drawn
+// as the sky has them, one mark per region and per band, labels apart, escaping, accessibility, the
+// same bytes for the same input, and the size of a map of 5,000 regions.
 
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -9,8 +9,17 @@ import { SyntaxValidator } from 'fast-xml-validator';
 import { describe, expect, test } from 'vitest';
 import { check } from '../src/build.ts';
 import type { RegionYaml } from '../src/kinds/data.ts';
-import { pixelToSky, placeRegion, readWcs, skyMap, skyProjection } from '../src/outputs/browser/pictures/index.ts';
-import type { SkyPoint, SkyRegion } from '../src/outputs/browser/pictures/index.ts';
+import {
+  bandChart,
+  pixelToSky,
+  placeRegion,
+  readWcs,
+  skyMap,
+  skyProjection,
+  wavelengthLabel,
+} from '../src/outputs/browser/pictures/index.ts';
+import type { ChartFacility, SkyPoint, SkyRegion } from '../src/outputs/browser/pictures/index.ts';
+import { textWidth } from '../src/outputs/browser/pictures/svg.ts';
 import { walkNodes } from '../src/pipeline/assemble.ts';
 import { PROJECT } from './helpers.ts';
 import { header, tan } from './sky-fixture.ts';
@@ -365,5 +374,138 @@ describe('the sky map of the bundled metadata', () => {
     }
     const marks = marksOf(parseSvg(skyMap(regions, { href: (r) => `/r/${r.key}/` })));
     expect(marks.map((m) => m.attrs['data-region']).sort()).toEqual(regions.map((r) => r.key).sort());
+  });
+});
+
+// ---- The band chart -----------------------------------------------------------------------------------------------
+
+describe('the band chart', () => {
+  const band = (name: string, wave: number) => ({ key: `gama.dr3.X.${name}`, name, central_wave_ang: wave });
+  const facilities: ChartFacility[] = [
+    { name: 'GALEX', bands: [band('FUV', 1549), band('NUV', 2304)] },
+    { name: 'VST', bands: [band('u', 3578), band('g', 4800), band('r', 6240), band('i', 7690)] },
+    // Narrow bands close together, and a broad band among them: their names must keep apart.
+    {
+      name: 'HSC',
+      bands: [
+        band('NB387', 3862),
+        band('NB395', 3952),
+        band('NB400', 4000),
+        band('g', 4798),
+        band('NB816', 8177),
+        band('i', 7706),
+        band('z', 8908),
+        band('y', 9775),
+        band('NB921', 9214),
+        band('NB926', 9260),
+      ],
+    },
+    { name: 'WISE', bands: [band('W1', 33526), band('W2', 46028), band('W3', 115608), band('W4', 220883)] },
+  ];
+
+  test('exactly one mark per band, each with its key, further right for a longer wavelength', () => {
+    const root = parseSvg(bandChart(facilities));
+    const marks = marksOf(root, 'data-band');
+    expect(marks.map((m) => m.attrs['data-band']).sort()).toEqual(facilities.flatMap((f) => f.bands.map((b) => b.key)).sort());
+    const x = (key: string) => Number(marks.find((m) => m.attrs['data-band'] === key)?.attrs.cx);
+    const waves = facilities.flatMap((f) => f.bands).sort((a, b) => a.central_wave_ang - b.central_wave_ang);
+    for (let i = 1; i < waves.length; i++) {
+      const [a, b] = [waves[i - 1], waves[i]];
+      if (a && b && a.key !== b.key) expect(x(a.key)).toBeLessThanOrEqual(x(b.key));
+    }
+    // Bands of one facility share a row; each facility has its own.
+    const rows = new Set(marks.map((m) => m.attrs.cy));
+    expect(rows.size).toBe(facilities.length);
+  });
+
+  test('band names do not overlap', () => {
+    const root = parseSvg(bandChart(facilities));
+    // The band names are the texts beside the marks.
+    const labels = all(root, (e) => e.tag === 'text' && (e.parent?.children.some((c) => 'data-band' in c.attrs) ?? false));
+    expect(labels).toHaveLength(20);
+    const boxes = labels.map((t) => {
+      const width = textWidth(t.text, Number(t.attrs['font-size']));
+      const x = Number(t.attrs.x);
+      return { y: Number(t.attrs.y), x0: x - width / 2, x1: x + width / 2, text: t.text };
+    });
+    for (const a of boxes)
+      for (const b of boxes)
+        if (a !== b && Math.abs(a.y - b.y) < 10) expect(a.x1 <= b.x0 || b.x1 <= a.x0, `${a.text} and ${b.text}`).toBe(true);
+  });
+
+  test('each band links to its page, titled with its facility and wavelength', () => {
+    const root = parseSvg(bandChart(facilities, { href: (b) => `/browse/bands/${b.key}/` }));
+    const w1 = marksOf(root, 'data-band').find((m) => m.attrs['data-band'] === 'gama.dr3.X.W1');
+    expect(w1?.parent?.tag).toBe('a');
+    expect(w1?.parent?.attrs.href).toBe('/browse/bands/gama.dr3.X.W1/');
+    expect(w1?.parent?.children.find((c) => c.tag === 'title')?.text).toBe('W1 (WISE): 33526 Å (3.3526 µm)');
+  });
+
+  test('the axis is logarithmic, with ticks at 1, 2 and 5 of each power of ten, in Å below 1 µm', () => {
+    const root = parseSvg(bandChart(facilities));
+    const ticks = all(root, (e) => e.tag === 'text' && e.parent?.attrs.class === 'pic-axis').map((t) => t.text);
+    expect(ticks).toEqual([
+      '1000 Å',
+      '2000 Å',
+      '5000 Å',
+      '1 µm',
+      '2 µm',
+      '5 µm',
+      '10 µm',
+      '20 µm',
+      '50 µm',
+      'central wavelength (logarithmic)',
+    ]);
+    const x = Object.fromEntries(
+      all(root, (e) => e.tag === 'text' && e.parent?.attrs.class === 'pic-axis').map((t) => [t.text, Number(t.attrs.x)]),
+    );
+    // Equal ratios, equal distances.
+    expect((x['1 µm'] ?? 0) - (x['1000 Å'] ?? 0)).toBeCloseTo((x['10 µm'] ?? 0) - (x['1 µm'] ?? 0), 0);
+  });
+
+  const labels: [number, string][] = [
+    [500, '500 Å'],
+    [1000, '1000 Å'],
+    [5000, '5000 Å'],
+    [10_000, '1 µm'],
+    [20_000, '2 µm'],
+    [35_000, '3.5 µm'],
+    [200_000, '20 µm'],
+    [1e7, '1 mm'],
+    [2.1e9, '21 cm'],
+    [1e10, '1 m'],
+  ];
+  test.each(labels)('%d Å is labelled %s', (angstrom, text) => expect(wavelengthLabel(angstrom)).toBe(text));
+
+  test('is accessible, escapes curator text, and gives the same bytes for the same bands', () => {
+    const hostileFacilities: ChartFacility[] = [
+      { name: 'A<&"B', label: `A<&"B · x'y`, bands: [{ key: `k"<&>`, name: 'r<i>&', central_wave_ang: 6000 }] },
+    ];
+    const svg = bandChart(hostileFacilities, { href: () => '/b?x=1&y="2"', title: 'Bands <of> "A"' });
+    const root = parseSvg(svg);
+    expect(root.attrs).toMatchObject({ role: 'img', 'aria-label': 'Bands <of> "A"' });
+    expect(root.attrs).not.toHaveProperty('width');
+    expect(root.children.slice(0, 2).map((e) => e.tag)).toEqual(['title', 'desc']);
+    const mark = marksOf(root, 'data-band')[0];
+    expect(mark?.attrs['data-band']).toBe('k"<&>');
+    expect(mark?.parent?.attrs.href).toBe('/b?x=1&y="2"');
+    expect(all(root, (e) => e.tag === 'text').map((t) => t.text)).toEqual(expect.arrayContaining(['r<i>&', `A<&"B · x'y`]));
+    expect(bandChart(structuredClone(hostileFacilities), { href: () => '/b?x=1&y="2"', title: 'Bands <of> "A"' })).toBe(svg);
+  });
+
+  test('a facility has the same colour in the band chart as on the sky map', () => {
+    const order = ['GALEX', 'VST', 'HSC', 'WISE'];
+    const chart = parseSvg(bandChart(facilities, { facilities: order }));
+    const map = parseSvg(skyMap([region('1', { facility: 'HSC' })], { facilities: order }));
+    const classOf = (root: Element, attribute: string) => {
+      let e = marksOf(root, attribute)[0]?.parent;
+      while (e && !/pic-f\d/.test(e.attrs.class ?? '')) e = e.parent;
+      return e?.attrs.class;
+    };
+    const hsc = marksOf(chart, 'data-band').find((m) => m.attrs['data-band'] === 'gama.dr3.X.NB387');
+    let e = hsc?.parent;
+    while (e && !/pic-f\d/.test(e.attrs.class ?? '')) e = e.parent;
+    expect(e?.attrs.class).toBe('pic-f2');
+    expect(classOf(map, 'data-region')).toBe('pic-f2');
   });
 });

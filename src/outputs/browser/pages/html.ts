@@ -1,0 +1,152 @@
+// What every page of the schema browser is made with: escaping, the pages' paths and the relative
+// links between them, and the small pieces shown on several pages (a node's prose, "no unit", UCDs).
+
+import { escapeHtml } from '../../browsable/page.ts';
+import { ucdVocabulary } from '../../../vocabularies/ucd.ts';
+import { sanitiseHtml } from '../sanitise.ts';
+import type { Contact, Node } from './types.ts';
+
+export { escapeHtml };
+
+/**
+ * A name as one segment of a page's path, percent-encoded. A name made only of dots would climb out
+ * of its folder however it is written (URLs read `%2E%2E` as `..`); the metadata's schemas forbid
+ * such names, and a page for one is refused.
+ */
+export function segment(name: string): string {
+  if (/^(?:\.|%2e)*$/i.test(name)) throw new Error(`"${name}" cannot name a page's folder`);
+  return encodeURIComponent(name);
+}
+
+/** The folders of the page for a place, below the site's root (`[]` is the home page). */
+export type PagePath = readonly string[];
+
+/** The page's file below the site's root, as a link from the root: `browse/gama/dr3/index.html`. */
+export function pageHref(path: PagePath): string {
+  return path.length === 0 ? 'index.html' : `${path.map(segment).join('/')}/index.html`;
+}
+
+/** The way from a page at `path` up to the site's root: `''`, `../`, `../../`, … */
+export function rootOf(path: PagePath): string {
+  // Only names that can be folders: a page is where its path says.
+  for (const name of path) segment(name);
+  return '../'.repeat(path.length);
+}
+
+/** The link from one page to another, relative, so that the pages work from a folder (file://) as well. */
+export function linkFrom(from: PagePath, to: PagePath): string {
+  return rootOf(from) + pageHref(to);
+}
+
+/** The id of a column's row: `col-` and its name percent-encoded (never a space, the same in the link). */
+export function columnId(name: string): string {
+  return `col-${encodeURIComponent(name)}`;
+}
+
+/** A survey's id: the last segment of its API `url`. */
+export function surveyId(url: string): string | undefined {
+  return /\/api\/schema\/(\d+)\/?(?:[?#].*)?$/.exec(url)?.[1];
+}
+
+/** A node's display name: its pretty name, else its name. */
+export function displayName(node: { name: string; pretty_name: string | null }): string {
+  return node.pretty_name?.trim() ? node.pretty_name : node.name;
+}
+
+/** True for the placeholder curators write for a missing text (`-`, `None`, empty). */
+export function isPlaceholder(text: string | null | undefined): boolean {
+  const t = (text ?? '').trim();
+  return t === '' || t === '-' || t.toLowerCase() === 'none';
+}
+
+/** A unit, or "no unit" in muted text for `-`, `None`, empty or null. */
+export function unitHtml(unit: string | null): string {
+  return isPlaceholder(unit) ? '<span class="muted">no unit</span>' : `<code>${escapeHtml(unit ?? '')}</code>`;
+}
+
+/** A node's short description, curator HTML made safe; a muted note when it has none. */
+export function descriptionHtml(description: string | null, none = 'no description'): string {
+  return isPlaceholder(description) ? `<span class="muted">${escapeHtml(none)}</span>` : sanitiseHtml(description ?? '');
+}
+
+/** A node's longer documentation, made safe, in its own block; nothing when it has none. */
+export function documentationHtml(node: Pick<Node, 'documentation'>): string {
+  const clean = isPlaceholder(node.documentation) ? '' : sanitiseHtml(node.documentation).trim();
+  return clean === '' ? '' : `<section class="prose" aria-label="Documentation">${clean}</section>\n`;
+}
+
+/** A contact as a mailto link. */
+export function contactHtml(contact: Contact | null): string {
+  if (!contact) return '<span class="muted">none</span>';
+  const email = contact.email.trim();
+  const name = escapeHtml(contact.name);
+  return /^[^\s@<>"]+@[^\s@<>"]+$/.test(email) ? `<a href="mailto:${escapeHtml(email)}">${name}</a>` : name;
+}
+
+/** A number as people read it: thousands grouped with a thin space, the same on every machine. */
+export function count(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
+}
+
+/** "1 table", "3 tables". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${count(n)} ${n === 1 ? one : many}`;
+}
+
+/** The date part of an API timestamp. */
+export function day(timestamp: string): string {
+  return escapeHtml(timestamp.slice(0, 10));
+}
+
+/**
+ * A UCD with each word explained from the UCD1+ vocabulary: the word in an `<abbr>` whose title is
+ * its description (hover), and the same descriptions as a small list under it (touch screens, print,
+ * screen readers). `-` is an undefined UCD; a word the vocabulary does not list is shown as written.
+ */
+export function ucdHtml(ucd: string): string {
+  if (isPlaceholder(ucd)) return '<span class="muted">undefined</span>';
+  const words = ucdVocabulary().words;
+  const parts = ucd.split(';').map((raw) => {
+    const bare = raw.includes(':') ? raw.slice(raw.indexOf(':') + 1) : raw;
+    const entry = words.get(bare.trim().toLowerCase());
+    return { raw, description: entry?.description };
+  });
+  const code = parts
+    .map((p) => (p.description ? `<abbr title="${escapeHtml(p.description)}">${escapeHtml(p.raw)}</abbr>` : escapeHtml(p.raw)))
+    .join(';<wbr>');
+  const explained = parts.filter((p) => p.description);
+  const list = explained.length
+    ? `<dl class="ucd-words">${explained.map((p) => `<dt>${escapeHtml(p.raw)}</dt><dd>${escapeHtml(p.description ?? '')}</dd>`).join('')}</dl>`
+    : '';
+  return `<code class="ucd">${code}</code>${list}`;
+}
+
+/** A definition list of label → HTML pairs, leaving out those without a value. */
+export function facts(pairs: readonly (readonly [string, string | undefined])[]): string {
+  const shown = pairs.filter((p): p is readonly [string, string] => p[1] !== undefined && p[1] !== '');
+  return shown.length ? `<dl class="facts">${shown.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${v}</dd>`).join('')}</dl>\n` : '';
+}
+
+/** The common facts of a node: version, file, dates and contact. */
+export function nodeFacts(node: Node, extra: readonly (readonly [string, string | undefined])[] = []): string {
+  const file = node.file_name ? `<code>${escapeHtml((node.file_path ?? '') + node.file_name)}</code>` : undefined;
+  return facts([
+    ...extra,
+    ['Version', isPlaceholder(node.version) ? undefined : escapeHtml(node.version ?? '')],
+    ['File', file],
+    ['Published', day(node.created)],
+    ['Updated', day(node.updated)],
+    ['Contact', node.contact ? contactHtml(node.contact) : undefined],
+  ]);
+}
+
+/** A table inside the wrapper that scrolls it sideways on narrow screens. */
+export function scrollTable(caption: string, head: readonly string[], rows: readonly string[], className = ''): string {
+  const cls = className ? ` class="${className}"` : '';
+  return (
+    `<div class="scroll" role="region" aria-label="${escapeHtml(caption)}" tabindex="0">\n<table${cls}>\n` +
+    `<caption>${escapeHtml(caption)}</caption>\n` +
+    `<thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead>\n` +
+    `<tbody>\n${rows.join('\n')}\n</tbody>\n</table>\n</div>\n`
+  );
+}

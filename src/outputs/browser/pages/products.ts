@@ -1,0 +1,72 @@
+// The page of an IFS or spectra facility: its data products, one kind of file per observed object
+// each, with what a file holds: type, arm, wavelengths, resolution, sampling, array and extensions.
+
+import { descriptionHtml, displayName, documentationHtml, escapeHtml, isPlaceholder, nodeFacts, plural, scrollTable } from './html.ts';
+import { idOf, parentPath, releaseCrumbs } from './places.ts';
+import type { ReleasePlace } from './places.ts';
+import { shell } from './shell.ts';
+import type { DataProduct, ProductFacility } from './types.ts';
+
+const NONE = '<span class="muted">–</span>';
+
+function numberOr(value: number | null, suffix = ''): string {
+  return value === null ? NONE : `${escapeHtml(String(value))}${suffix}`;
+}
+
+/** The product's wavelength range in Ångström, or a dash when it has none (maps). */
+export function wavelengthRange(product: Pick<DataProduct, 'wave_min_ang' | 'wave_max_ang'>): string {
+  const { wave_min_ang: lo, wave_max_ang: hi } = product;
+  return lo === null || hi === null ? NONE : `${escapeHtml(String(lo))}–${escapeHtml(String(hi))}&nbsp;Å`;
+}
+
+/** The id of a product's row. */
+export function productId(name: string): string {
+  return `product-${encodeURIComponent(name)}`;
+}
+
+function productRow(product: DataProduct): string {
+  const id = productId(product.name);
+  const extensions = product.extensions.length
+    ? `<ol class="extensions">${product.extensions.map((e) => `<li><code>${escapeHtml(e.name)}</code> ${escapeHtml(e.holds)}</li>`).join('')}</ol>`
+    : NONE;
+  return (
+    `<tr id="${escapeHtml(id)}"><th scope="row"><code class="name">${escapeHtml(product.name)}</code>` +
+    `<a class="permalink" href="#${escapeHtml(id)}" aria-label="Link to product ${escapeHtml(product.name)}">#</a>` +
+    `<div>${descriptionHtml(product.description)}</div></th>` +
+    `<td>${escapeHtml(product.product_type)}</td>` +
+    `<td>${product.arm === null ? '<span class="muted">combined</span>' : escapeHtml(product.arm)}</td>` +
+    `<td class="num">${wavelengthRange(product)}</td>` +
+    `<td class="num">${numberOr(product.resolving_power)}</td>` +
+    `<td class="num">${numberOr(product.wave_step_ang, '&nbsp;Å')}</td>` +
+    `<td class="num">${numberOr(product.spatial_sampling_arcsec, '″')}</td>` +
+    `<td class="num">${product.dimensions ? escapeHtml(product.dimensions.join('\u00d7')) : NONE}</td>` +
+    `<td>${isPlaceholder(product.flux_unit) ? '<span class="muted">no unit</span>' : `<code>${escapeHtml(product.flux_unit ?? '')}</code>`}</td>` +
+    `<td>${extensions}</td></tr>`
+  );
+}
+
+/** An IFS or spectra facility's page, with its products. */
+export function productFacilityPage(facility: ProductFacility, place: ReleasePlace, kind: 'ifs' | 'spectra'): string {
+  const path = parentPath(place, kind, facility.name);
+  const body =
+    `<div class="lead">${descriptionHtml(facility.description)}</div>\n` +
+    documentationHtml(facility) +
+    nodeFacts(facility, [
+      ['Facility', `<code>${escapeHtml(facility.name)}</code>`],
+      ['Holds', plural(facility.products.length, 'data product')],
+    ]) +
+    scrollTable(
+      `Data products of ${facility.name}`,
+      ['Product', 'Type', 'Arm', 'Wavelengths', 'R', 'Sampling', 'Spaxel', 'Dimensions', 'Flux unit', 'Extensions'],
+      facility.products.map(productRow),
+      'products',
+    );
+  return shell({
+    path,
+    title: displayName(facility),
+    body,
+    crumbs: [...releaseCrumbs(place), { label: displayName(facility) }],
+    site: place.site,
+    surveyId: idOf(place),
+  });
+}

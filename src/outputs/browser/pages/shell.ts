@@ -1,0 +1,97 @@
+// The layout every page of the schema browser shares: the document's head with its security policy
+// and style sheet, the header with the site's name and the search box, the breadcrumbs, the main
+// content and the footer's links to the API's JSON, the download and the VO files. Every link is
+// relative, so that the pages work from the offline download opened as files as well as on the site.
+
+import { escapeHtml, linkFrom, rootOf } from './html.ts';
+import type { PagePath } from './html.ts';
+
+/** The policy every page declares: nothing from elsewhere, no inline script or style, no plugins, no forms. */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
+
+/** The style sheet's file below the site's root. */
+export const STYLESHEET_PATH = 'browse/style.css';
+
+/** The site's name when none is given. */
+export const SITE_NAME = 'Archive schema';
+
+export interface Crumb {
+  label: string;
+  /** The page it links to; the current page (the last crumb) has none. */
+  path?: PagePath;
+}
+
+export interface ShellOptions {
+  /** Where the page is: its folders below the site's root (`[]` for the home page). */
+  path: PagePath;
+  /** The page's own title; the document's title adds the site's name. */
+  title: string;
+  /** The main content, HTML. */
+  body: string;
+  /** The way here from the home page, the current page last. */
+  crumbs?: readonly Crumb[];
+  site?: string;
+  /** The survey the page belongs to: its id links the footer to its JSON route. */
+  surveyId?: string;
+  /** A short description for the document's head (text). */
+  description?: string;
+}
+
+/** A whole page around its content. */
+export function shell(options: ShellOptions): string {
+  const root = rootOf(options.path);
+  const site = options.site ?? SITE_NAME;
+  const title = options.title === site ? site : `${options.title} – ${site}`;
+  const describe = options.description ? `<meta name="description" content="${escapeHtml(options.description)}">\n` : '';
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CONTENT_SECURITY_POLICY)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+${describe}<link rel="stylesheet" href="${root}${STYLESHEET_PATH}">
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="site">
+<a class="site-name" href="${root}index.html">${escapeHtml(site)}</a>
+<div class="search" role="search">
+<label for="search">Search columns</label>
+<input type="search" id="search" name="q" placeholder="name, UCD or unit" autocomplete="off" spellcheck="false">
+</div>
+</header>
+${crumbsHtml(options.path, options.crumbs ?? [])}<main id="main">
+<h1>${escapeHtml(options.title)}</h1>
+${options.body}</main>
+${footer(root, options.surveyId)}
+</body>
+</html>
+`;
+}
+
+function crumbsHtml(from: PagePath, crumbs: readonly Crumb[]): string {
+  if (crumbs.length === 0) return '';
+  const items = crumbs.map((c, i) =>
+    i === crumbs.length - 1 || c.path === undefined
+      ? `<li><span aria-current="page">${escapeHtml(c.label)}</span></li>`
+      : `<li><a href="${linkFrom(from, c.path)}">${escapeHtml(c.label)}</a></li>`,
+  );
+  return `<nav class="crumbs" aria-label="Breadcrumbs"><ol>${items.join('')}</ol></nav>\n`;
+}
+
+function footer(root: string, survey: string | undefined): string {
+  const json = survey === undefined ? `${root}api/schema/?data_type=catalogues` : `${root}api/schema/${survey}/`;
+  const links = [
+    [json, survey === undefined ? 'JSON API' : 'This survey as JSON'],
+    [`${root}api/docs/`, 'API reference'],
+    [`${root}download/index.html`, 'Download'],
+    [`${root}download/tables.xml`, 'VO tables'],
+    [`${root}download/tap_schema.vot`, 'TAP_SCHEMA'],
+    [`${root}download/columns.vot`, 'Columns (VOTable)'],
+  ];
+  return `<footer class="site"><nav aria-label="Data and documents"><ul>${links
+    .map(([href, label]) => `<li><a href="${escapeHtml(href ?? '')}">${escapeHtml(label ?? '')}</a></li>`)
+    .join('')}</ul></nav></footer>`;
+}

@@ -1,0 +1,163 @@
+// The browser's home page (every survey), a survey's page (its releases) and a release's page (its
+// catalogue groups and its imaging, IFS and spectra facilities).
+
+import { contactHtml, count, day, descriptionHtml, displayName, escapeHtml, facts, linkFrom, plural, surveyId } from './html.ts';
+import type { PagePath } from './html.ts';
+import { KIND_LABEL, idOf, parentPath, releaseCrumbs, releasePath, surveyCrumbs, surveyPath } from './places.ts';
+import type { DataKind, ReleasePlace, SurveyPlace } from './places.ts';
+import { shell } from './shell.ts';
+import type { DataRelease, Survey } from './types.ts';
+
+/** How much a release holds. */
+export interface ReleaseCounts {
+  groups: number;
+  tables: number;
+  columns: number;
+  facilities: number;
+  bands: number;
+  regions: number;
+  products: number;
+}
+
+export function releaseCounts(release: DataRelease): ReleaseCounts {
+  const groups = release.catalogues?.groups ?? [];
+  const imaging = release.imaging?.facilities ?? [];
+  const others = [...(release.ifs?.facilities ?? []), ...(release.spectra?.facilities ?? [])];
+  const tables = groups.flatMap((g) => g.tables);
+  const bands = imaging.flatMap((f) => f.bands);
+  return {
+    groups: groups.length,
+    tables: tables.length,
+    columns: tables.reduce((n, t) => n + t.columns.length, 0),
+    facilities: imaging.length + others.length,
+    bands: bands.length,
+    regions: bands.reduce((n, b) => n + b.regions.length, 0),
+    products: others.reduce((n, f) => n + f.products.length, 0),
+  };
+}
+
+/** A release's counts as a short sentence: "4 tables, 120 columns; 2 bands, 6 regions". */
+export function countsText(c: ReleaseCounts): string {
+  const parts: string[] = [];
+  if (c.tables) parts.push(`${plural(c.tables, 'table')}, ${plural(c.columns, 'column')}`);
+  if (c.bands) parts.push(`${plural(c.bands, 'band')}, ${plural(c.regions, 'region')}`);
+  if (c.products) parts.push(plural(c.products, 'data product'));
+  return parts.length ? parts.join('; ') : 'no data yet';
+}
+
+function releaseList(from: PagePath, survey: Survey): string {
+  if (survey.data_releases.length === 0) return '<p class="muted">No releases.</p>\n';
+  const place: SurveyPlace = { survey };
+  const items = survey.data_releases.map(
+    (r) =>
+      `<li><a href="${escapeHtml(linkFrom(from, releasePath({ ...place, release: r })))}">${escapeHtml(r.pretty_name || r.name)}</a>` +
+      ` <span class="muted">${escapeHtml(countsText(releaseCounts(r)))}</span></li>`,
+  );
+  return `<ul class="releases">${items.join('')}</ul>\n`;
+}
+
+/** The home page: every survey with its title, description, releases and what they hold. */
+export function homePage(surveys: readonly Survey[], options: { site?: string; intro?: string } = {}): string {
+  const path: PagePath = [];
+  const cards = surveys.map((s) => {
+    const href = escapeHtml(linkFrom(path, surveyPath({ survey: s })));
+    return (
+      `<article class="card survey">\n<h2><a href="${href}">${escapeHtml(s.pretty_name || s.name)}</a>` +
+      `${s.active ? '' : ' <span class="tag">completed</span>'}</h2>\n` +
+      `<p class="title">${escapeHtml(s.title)}</p>\n<div class="prose">${descriptionHtml(s.description)}</div>\n` +
+      releaseList(path, s) +
+      `</article>`
+    );
+  });
+  const totals = surveys.flatMap((s) => s.data_releases).map(releaseCounts);
+  const columns = totals.reduce((n, c) => n + c.columns, 0);
+  const regions = totals.reduce((n, c) => n + c.regions, 0);
+  const intro = options.intro ?? 'The tables, columns, images and data products of the archive, survey by survey.';
+  const body = `<p class="lead">${escapeHtml(intro)} ${escapeHtml(
+    `${plural(surveys.length, 'survey')}, ${plural(totals.length, 'release')}, ${plural(columns, 'column')}, ${plural(regions, 'imaging region')}.`,
+  )}</p>\n<div class="cards">\n${cards.join('\n')}\n</div>\n`;
+  return shell({ path, title: options.site ?? 'Archive schema', body, site: options.site });
+}
+
+/** A survey's page: its description, people and releases. */
+export function surveyPage(survey: Survey, options: { site?: string } = {}): string {
+  const place: SurveyPlace = { survey, site: options.site };
+  const path = surveyPath(place);
+  const website = /^https?:\/\//i.test(survey.website)
+    ? `<a href="${escapeHtml(survey.website)}" rel="noopener noreferrer">${escapeHtml(survey.website)}</a>`
+    : escapeHtml(survey.website);
+  const body =
+    `<p class="title">${escapeHtml(survey.title)}</p>\n<div class="prose">${descriptionHtml(survey.description)}</div>\n` +
+    facts([
+      ['Survey', `<code>${escapeHtml(survey.name)}</code>`],
+      ['Principal investigator', escapeHtml(survey.pi)],
+      ['Contact', contactHtml(survey.contact)],
+      ['Website', survey.website ? website : undefined],
+      ['Status', survey.active ? 'active' : 'completed'],
+      ['Survey id', surveyId(survey.url)],
+    ]) +
+    `<h2>Releases</h2>\n${releaseList(path, survey)}`;
+  return shell({
+    path,
+    title: survey.pretty_name || survey.name,
+    body,
+    crumbs: surveyCrumbs(place).map((c, i, all) => (i === all.length - 1 ? { label: c.label } : c)),
+    site: options.site,
+    surveyId: idOf(place),
+  });
+}
+
+interface Listed {
+  name: string;
+  pretty_name: string | null;
+  description: string | null;
+}
+
+function section(from: PagePath, place: ReleasePlace, kind: DataKind, items: readonly Listed[], size: (i: number) => string): string {
+  if (items.length === 0) return '';
+  const rows = items.map(
+    (item, i) =>
+      `<li><a href="${escapeHtml(linkFrom(from, parentPath(place, kind, item.name)))}">${escapeHtml(displayName(item))}</a>` +
+      ` <span class="muted">${escapeHtml(size(i))}</span><div>${descriptionHtml(item.description)}</div></li>`,
+  );
+  return `<section aria-labelledby="${kind}-h">\n<h2 id="${kind}-h">${KIND_LABEL[kind]}</h2>\n<ul class="nodes">${rows.join('')}</ul>\n</section>\n`;
+}
+
+/** A release's page: what it holds, kind by kind. */
+export function releasePage(release: DataRelease, place: SurveyPlace): string {
+  const inner: ReleasePlace = { ...place, release };
+  const path = releasePath(inner);
+  const groups = release.catalogues?.groups ?? [];
+  const imaging = release.imaging?.facilities ?? [];
+  const ifs = release.ifs?.facilities ?? [];
+  const spectra = release.spectra?.facilities ?? [];
+  const counts = releaseCounts(release);
+  const body =
+    facts([
+      ['Release', `<code>${escapeHtml(release.name)}</code>`],
+      ['Number', count(release.data_release_number)],
+      ['Version', escapeHtml(String(release.version))],
+      ['Holds', escapeHtml(countsText(counts))],
+      ['Published', day(release.created)],
+      ['Updated', day(release.updated)],
+      ['Contact', contactHtml(release.contact)],
+    ]) +
+    section(path, inner, 'catalogues', groups, (i) => {
+      const tables = groups[i]?.tables ?? [];
+      return `${plural(tables.length, 'table')}, ${plural(
+        tables.reduce((n, t) => n + t.columns.length, 0),
+        'column',
+      )}`;
+    }) +
+    section(path, inner, 'imaging', imaging, (i) => plural(imaging[i]?.bands.length ?? 0, 'band')) +
+    section(path, inner, 'ifs', ifs, (i) => plural(ifs[i]?.products.length ?? 0, 'data product')) +
+    section(path, inner, 'spectra', spectra, (i) => plural(spectra[i]?.products.length ?? 0, 'data product'));
+  return shell({
+    path,
+    title: `${place.survey.pretty_name || place.survey.name} ${release.pretty_name || release.name}`,
+    body,
+    crumbs: releaseCrumbs(inner).map((c, i, all) => (i === all.length - 1 ? { label: c.label } : c)),
+    site: place.site,
+    surveyId: idOf(place),
+  });
+}

@@ -565,6 +565,7 @@ describe('style sheet', () => {
     ['a visible focus', /:focus-visible\{outline:3px solid/],
     ['the deep-linked row', /tr:target\{background:/],
     ['printing', /@media print\{/],
+    ['column rows stacked on narrow screens', /@media \(max-width:40rem\)\{[^@]*table\.columns tr\{display:block/],
     ['the pictures’ colours', /--pic-f0:#4477aa;.*--pic-f0:#6a9fd8;/s],
     ['the pictures’ rules', /\.pic-sphere\{fill:var\(--pic-sphere/],
   ])('has %s', (_, pattern) => {

@@ -39,10 +39,10 @@ function columnRow(column: CatalogueColumn): string {
     `<tr id="${escapeHtml(id)}"${isMain(column) ? ' class="main"' : ''}>` +
     `<th scope="row"><code class="name">${escapeHtml(column.name)}</code>${main}` +
     `<a class="permalink" href="#${escapeHtml(id)}" aria-label="Link to column ${escapeHtml(column.name)}" title="Link to this column">#</a>${pretty}</th>` +
-    `<td class="desc">${descriptionHtml(column.description)}${documentationHtml(column)}</td>` +
-    `<td class="ucd-cell">${ucdHtml(column.ucd)}</td>` +
-    `<td class="unit">${unitHtml(column.unit)}</td>` +
-    `<td class="num">${column.id}</td></tr>`
+    `<td class="desc" data-label="Description">${descriptionHtml(column.description)}${documentationHtml(column)}</td>` +
+    `<td class="ucd-cell" data-label="UCD">${ucdHtml(column.ucd)}</td>` +
+    `<td class="unit" data-label="Unit">${unitHtml(column.unit)}</td>` +
+    `<td class="num" data-label="Id">${column.id}</td></tr>`
   );
 }
 

@@ -132,6 +132,15 @@ h1{font-size:1.45rem}
 .search{margin-left:0;max-width:none;flex-basis:100%}
 th,td{padding:.4rem .55rem}
 dl.facts{gap:.15rem .75rem}
+.scroll:has(table.columns){max-height:none;overflow:visible}
+table.columns{min-width:0}
+table.columns thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+table.columns tr{display:block;border-top:1px solid var(--border);padding:.5rem .75rem}
+table.columns th[scope=row],table.columns td{display:block;border:0;padding:.1rem 0;max-width:none;min-width:0;text-align:left}
+table.columns th[scope=row]{white-space:normal;font-size:1rem}
+table.columns td[data-label]::before{content:attr(data-label);display:inline-block;min-width:6.5rem;color:var(--muted);font-size:.75rem;text-transform:uppercase;letter-spacing:.04em}
+table.columns td.desc::before{content:none}
+table.columns td.ucd-cell::before{display:block}
 }
 @media print{
 header.site .search,.skip,.permalink{display:none}

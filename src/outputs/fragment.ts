@@ -2,12 +2,13 @@
 // it: its compact JSON, and its text as the browsable pages show it. Bytes, not strings, so that
 // neither a worker thread's hand-over, the cache nor the writer has to encode them again.
 
+import { createHash } from 'node:crypto';
 import type { NodeYaml } from '../kinds/data.ts';
 import type { KindType } from '../kinds/registry.ts';
 import { encodeJson } from './api/encode.ts';
 import { nodeObject } from './api/objects.ts';
 import type { ApiObject } from './api/objects.ts';
-import { unitTextsOf } from './units.ts';
+import { renderUnitTexts, unitTextsOf } from './units.ts';
 import { INDENT } from './plan.ts';
 import type { Bytes, BytesPiece } from './plan.ts';
 import { linkedJson, pageJson } from './browsable/page.ts';
@@ -32,6 +33,11 @@ export interface UnitText {
   bytes: Bytes;
   /** NUL characters standing for the survey's URL, when the text is filled (units.ts). */
   marks: number;
+  /**
+   * A hash of the bytes, for a text of several per file (a table's page): its key, so that an edit
+   * to one table leaves its group's other pages with their keys, linked and not written again.
+   */
+  hash?: string;
 }
 
 /**
@@ -54,9 +60,12 @@ export function renderFragment(kind: KindType, data: NodeYaml, place: readonly s
   const unitPlace = { survey: place[0] ?? '', release: place[1] ?? '' };
   const texts: Record<string, UnitText> = {};
   for (const declared of unitTextsOf(kind)) {
-    const made = declared.render(api, unitPlace, compact);
-    const bytes = typeof made === 'string' ? encoder.encode(made) : made;
-    texts[declared.name] = { bytes, marks: declared.filled ? countNuls(bytes) : 0 };
+    const many = !('render' in declared);
+    for (const [name, made] of renderUnitTexts(declared, api, unitPlace, kind, compact)) {
+      const bytes = typeof made === 'string' ? encoder.encode(made) : made;
+      const hash = many ? { hash: createHash('sha1').update(bytes).digest('base64url') } : {};
+      texts[name] = { bytes, marks: declared.filled ? countNuls(bytes) : 0, ...hash };
+    }
   }
   return { key, compact, page, pageBreaks, texts, ...census(api) };
 }
@@ -93,7 +102,8 @@ export function textPiece(fragment: Fragment, name: string, fill?: string): Byte
   const text = fragment.texts[name];
   if (!text) throw new Error(`no ${name} text rendered for ${fragment.key}`);
   const filled = text.marks > 0 && fill !== undefined ? { fill, marks: text.marks } : {};
-  return { bytes: text.bytes, key: `${fragment.key}:${name}`, shift: 0, breaks: 0, ...filled };
+  const key = text.hash === undefined ? `${fragment.key}:${name}` : `text:${text.hash}`;
+  return { bytes: text.bytes, key, shift: 0, breaks: 0, ...filled };
 }
 
 /** The fragment's compact JSON as a piece of a file. */

@@ -7,6 +7,7 @@ import { SECTIONS } from '../kinds/registry.ts';
 import type { KindType } from '../kinds/registry.ts';
 import type { ApiObject } from './api/objects.ts';
 import { gzipMember } from './download/gzip.ts';
+import { browserTexts } from './browser/texts.ts';
 import {
   columnsCsvRows,
   columnsVotRows,
@@ -25,15 +26,47 @@ export interface UnitPlace {
   release: string;
 }
 
-export interface UnitTextDeclaration {
+interface UnitTextCommon {
   name: string;
   kinds: readonly KindType[];
   /**
-   * Whether NUL characters in the text stand for its survey's API URL, put in as the file is
-   * written (the URL depends on the site's base URL, which a cached text must not).
+   * Whether NUL characters in the text stand for something of the file's survey, put in as the
+   * file is written (the survey's API URL, which depends on the site's base URL; the way to the
+   * survey's and release's pages), which a text cached with the file alone must not hold.
    */
   filled: boolean;
+}
+
+/** One text per file: kept as `name`. */
+export interface SingleUnitText extends UnitTextCommon {
   render: (api: ApiObject, place: UnitPlace, compact: Uint8Array) => Uint8Array | string;
+}
+
+/**
+ * Several texts per file (a group's page and one per table, say): each kept as `name:<its name>`,
+ * so a file that gains or loses a table gains or loses a text, and the others keep their bytes.
+ */
+export interface ManyUnitTexts extends UnitTextCommon {
+  renderMany: (api: ApiObject, place: UnitPlace, kind: KindType) => Record<string, string>;
+}
+
+export type UnitTextDeclaration = SingleUnitText | ManyUnitTexts;
+
+/** The name a text of a `renderMany` declaration is kept and spliced by. */
+export function manyTextName(declaration: string, name: string): string {
+  return `${declaration}:${name}`;
+}
+
+/** Every text a declaration renders for one file, by the name it is kept as. */
+export function renderUnitTexts(
+  declared: UnitTextDeclaration,
+  api: ApiObject,
+  place: UnitPlace,
+  kind: KindType,
+  compact: Uint8Array,
+): [string, Uint8Array | string][] {
+  if ('render' in declared) return [[declared.name, declared.render(api, place, compact)]];
+  return Object.entries(declared.renderMany(api, place, kind)).map(([name, text]) => [manyTextName(declared.name, name), text]);
 }
 
 /** Every kind with a file of its own in a release: catalogue groups and every kind of facility. */
@@ -56,6 +89,10 @@ export const UNIT_TEXTS: readonly UnitTextDeclaration[] = [
   { name: 'tap-tables.vot', kinds: GROUPS, filled: false, render: tapTableRows },
   { name: 'tap-columns.vot', kinds: GROUPS, filled: false, render: tapColumnRows },
   { name: 'tableset.xml', kinds: GROUPS, filled: false, render: tablesetGroupTables },
+  // The schema browser's pages of the file (a group's and its tables', a facility's and its bands'),
+  // each with a NUL where the way to its survey's and release's pages goes, and the file's line on
+  // its release's page.
+  { name: 'browser', kinds: BOTH, filled: true, renderMany: browserTexts },
 ];
 
 /** The declarations of a kind's texts. */

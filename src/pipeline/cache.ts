@@ -69,9 +69,13 @@ function textFiles(
   return { compact: { file: `${base}.json`, size: compact }, page: { file: `${base}.html`, size: page } };
 }
 
-/** Where an entry keeps one of its unit texts (outputs/units.ts). */
+/**
+ * Where an entry keeps one of its unit texts (outputs/units.ts). A text named after a node (a
+ * band's page) may hold any character a name may; percent-encoded, it is one file name, and the
+ * fixed names (`columns.csv`) stay as they were.
+ */
 function unitTextFile(base: string, name: string): string {
-  return `${base}.text.${name}`;
+  return `${base}.text.${encodeURIComponent(name)}`;
 }
 
 /** A digest's key: the pipeline, the file's place and a hash of its bytes. */
@@ -172,16 +176,16 @@ export function openCache(dir: string): Cache {
       // rules, when the shapes changed). Something missing by then stops the build, which starts
       // again cold (build.ts).
       const stored = digest as Digest & { fragmentKey?: string; fragmentSizes?: [number, number, number]; nodesKey?: string } & Partial<
-          Record<'fragmentTexts', Record<string, [number, number]>>
+          Record<'fragmentTexts', Record<string, [number, number, string?]>>
         > &
         Partial<Pick<Fragment, 'counts' | 'latest'>>;
       if (stored.fragmentKey && stored.fragmentSizes && stored.fragmentTexts && stored.counts && stored.latest !== undefined) {
         const [compact, page, pageBreaks] = stored.fragmentSizes;
         const base = path.join(digests, key);
         const texts = Object.fromEntries(
-          Object.entries(stored.fragmentTexts).map(([name, [size, marks]]) => [
+          Object.entries(stored.fragmentTexts).map(([name, [size, marks, hash]]) => [
             name,
-            { bytes: { file: unitTextFile(base, name), size }, marks },
+            { bytes: { file: unitTextFile(base, name), size }, marks, ...(hash === undefined ? {} : { hash }) },
           ]),
         );
         digest.fragment = {
@@ -209,11 +213,11 @@ export function openCache(dir: string): Cache {
         const files = textFiles(path.join(digests, digest.key), [sizes[0], sizes[1]]);
         save(files.compact.file, fragment.compact);
         save(files.page.file, fragment.page);
-        const texts: Record<string, [number, number]> = {};
+        const texts: Record<string, [number, number, string?]> = {};
         for (const [name, text] of Object.entries(fragment.texts)) {
           if (!(text.bytes instanceof Uint8Array)) throw new Error(`${digest.relative}: only a new digest is stored`);
           save(unitTextFile(path.join(digests, digest.key), name), text.bytes);
-          texts[name] = [text.bytes.length, text.marks];
+          texts[name] = text.hash === undefined ? [text.bytes.length, text.marks] : [text.bytes.length, text.marks, text.hash];
         }
         entry.fragmentKey = fragment.key;
         entry.fragmentSizes = sizes;

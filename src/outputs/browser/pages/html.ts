@@ -104,6 +104,19 @@ export function day(timestamp: string): string {
  * screen readers). `-` is an undefined UCD; a word the vocabulary does not list is shown as written.
  */
 export function ucdHtml(ucd: string): string {
+  // A table's columns share a few UCDs: each is explained once per thread.
+  let html = UCD_HTML.get(ucd);
+  if (html === undefined) {
+    html = explainUcd(ucd);
+    if (UCD_HTML.size > 50_000) UCD_HTML.clear();
+    UCD_HTML.set(ucd, html);
+  }
+  return html;
+}
+
+const UCD_HTML = new Map<string, string>();
+
+function explainUcd(ucd: string): string {
   if (isPlaceholder(ucd)) return '<span class="muted">undefined</span>';
   const words = ucdVocabulary().words;
   const parts = ucd.split(';').map((raw) => {

@@ -28,7 +28,7 @@ import type { Plan } from './outputs/plan.ts';
 import type { Planner } from './outputs/planner.ts';
 import { withCopies } from './outputs/precompress.ts';
 import { referenceFiles, withReferenceCopies } from './outputs/reference.ts';
-import { planSite } from './outputs/site.ts';
+import { planBrowser } from './outputs/browser/plan.ts';
 import { assemble } from './pipeline/assemble.ts';
 import type { Archive } from './pipeline/assemble.ts';
 import { CacheError, digestKey, noCache, openCache, pipelineFingerprint } from './pipeline/cache.ts';
@@ -47,7 +47,7 @@ import { UsageError } from './errors.ts';
 import { withLock } from './locks.ts';
 
 /** The outputs a build writes: each a planner from the checked archive to its files. */
-const PLANNERS: readonly Planner[] = [planApi, planBrowsable, planSite, planOpenapi, planDownload];
+const PLANNERS: readonly Planner[] = [planApi, planBrowsable, planBrowser, planOpenapi, planDownload];
 
 /** Progress of long work, for a terminal: which stage, and how far through it. */
 export type Progress = (stage: 'reading' | 'writing', done: number, total: number) => void;

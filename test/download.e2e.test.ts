@@ -77,10 +77,14 @@ describe('documents', () => {
   });
 
   test('the front page and a survey’s browsable page link the download and the documents', async () => {
-    const pages = [await get('/'), await get(requestTarget('detail', { id: 1, format: 'api' }))];
-    for (const page of pages) {
+    // The front page links relatively (it works from the offline download too); the API's page from the root.
+    const pages = [
+      { page: await get('/'), prefix: '' },
+      { page: await get(requestTarget('detail', { id: 1, format: 'api' })), prefix: '/' },
+    ];
+    for (const { page, prefix } of pages) {
       expect(page.status).toBe(200);
-      for (const at of ['/download/', '/api/docs/', '/api/openapi.json', '/vo/tables']) expect(page.body).toContain(`href="${at}"`);
+      for (const at of ['download/', 'api/docs/', 'api/openapi.json', 'vo/tables']) expect(page.body).toContain(`href="${prefix}${at}"`);
     }
   });
 });

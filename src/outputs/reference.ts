@@ -26,7 +26,7 @@ import { encodeJson } from './api/encode.ts';
 import { nodeObject } from './api/objects.ts';
 import { responses } from './api/responses.ts';
 import { pageJson, renderBrowsable } from './browsable/page.ts';
-import { FRONT_PAGE, frontPage } from './site.ts';
+import { planBrowser } from './browser/plan.ts';
 
 /** dist/-relative path → file content. Insertion order is the order files are listed in. */
 export type OutputFiles = Map<string, string | Uint8Array>;
@@ -45,7 +45,8 @@ export function referenceFiles(archive: Archive, baseUrl: string): OutputFiles {
     );
   }
   for (const [path, text] of fixedFiles()) out.set(path, text);
-  out.set(FRONT_PAGE, frontPage(archive));
+  // The browser's pages from each group's and facility's texts rendered here, filled in place.
+  for (const plan of planBrowser({ archive, fragments: renderedFragments(archive), baseUrl })) out.set(plan.path, filledText(plan.pieces));
   // Documents that do not depend on the metadata are the same on both paths.
   for (const plan of planOpenapi({ archive, fragments: new Map(), baseUrl })) out.set(plan.path, textOf(plan.path, plan.pieces));
   for (const [path, content] of downloadFiles(archive, baseUrl)) out.set(path, content);
@@ -94,6 +95,32 @@ function downloadFiles(archive: Archive, baseUrl: string): OutputFiles {
   for (const survey of surveys) visit(survey.value);
   const json = `${encodeJson({ schema_version: ARCHIVE_SCHEMA_VERSION, generated: latest || null, counts, surveys: surveys.map((s) => s.value) })}\n`;
   files.set(ARCHIVE_FILE, json);
+  const fragments = renderedFragments(archive);
+  const members = archiveParts({ archive, fragments, baseUrl }).map((part) =>
+    gzipMember(typeof part === 'string' ? Buffer.from(part, 'utf8') : (part.compact as Uint8Array)),
+  );
+  files.set(`${ARCHIVE_FILE}.gz`, Buffer.concat(members));
+  // Each row text rendered from the whole objects here, its URL marks filled in place.
+  const rows = (entry: Entry<NodeYaml>, text: string, fill: string): string => {
+    const declared = UNIT_TEXTS.find((t) => t.name === text);
+    const { survey, release = '' } = entry.file.placement;
+    const kind = entry.file.kind as KindType;
+    if (!declared || !('render' in declared)) throw new Error(`no text named ${text}`);
+    const made = declared.render(nodeObject(kind, entry.data, [survey, release]), { survey, release }, new Uint8Array());
+    return (typeof made === 'string' ? made : Buffer.from(made).toString('utf8')).replaceAll('\0', fill);
+  };
+  const documents = voDocuments(archive, baseUrl, rows);
+  for (const [name, pieces] of documents) files.set(`${DOWNLOAD_DIR}/${name}`, textOf(name, pieces));
+  const sha = (content: string | Uint8Array) => createHash('sha256').update(content).digest('hex');
+  const plans = plansOf(files);
+  const sums = new Map([...files].map(([path, content]) => [path, sha(content)]));
+  for (const plan of planDownloadIndex(plans, sums, sha)) files.set(plan.path, textOf(plan.path, plan.pieces));
+  files.set(VO_TABLES_FILE, textOf(VO_TABLES_FILE, documents.get('tables.xml') ?? []));
+  return files;
+}
+
+/** Every group's and facility's texts, rendered here from its whole object. */
+function renderedFragments(archive: Archive): Map<string, Fragment> {
   const fragments = new Map<string, Fragment>();
   for (const survey of archive.surveys) {
     for (const release of survey.releases) {
@@ -107,27 +134,19 @@ function downloadFiles(archive: Archive, baseUrl: string): OutputFiles {
       }
     }
   }
-  const members = archiveParts({ archive, fragments, baseUrl }).map((part) =>
-    gzipMember(typeof part === 'string' ? Buffer.from(part, 'utf8') : (part.compact as Uint8Array)),
-  );
-  files.set(`${ARCHIVE_FILE}.gz`, Buffer.concat(members));
-  // Each row text rendered from the whole objects here, its URL marks filled in place.
-  const rows = (entry: Entry<NodeYaml>, text: string, fill: string): string => {
-    const declared = UNIT_TEXTS.find((t) => t.name === text);
-    const { survey, release = '' } = entry.file.placement;
-    const kind = entry.file.kind as KindType;
-    if (!declared) throw new Error(`no text named ${text}`);
-    const made = declared.render(nodeObject(kind, entry.data, [survey, release]), { survey, release }, new Uint8Array());
-    return (typeof made === 'string' ? made : Buffer.from(made).toString('utf8')).replaceAll('\0', fill);
-  };
-  const documents = voDocuments(archive, baseUrl, rows);
-  for (const [name, pieces] of documents) files.set(`${DOWNLOAD_DIR}/${name}`, textOf(name, pieces));
-  const sha = (content: string | Uint8Array) => createHash('sha256').update(content).digest('hex');
-  const plans = plansOf(files);
-  const sums = new Map([...files].map(([path, content]) => [path, sha(content)]));
-  for (const plan of planDownloadIndex(plans, sums, sha)) files.set(plan.path, textOf(plan.path, plan.pieces));
-  files.set(VO_TABLES_FILE, textOf(VO_TABLES_FILE, documents.get('tables.xml') ?? []));
-  return files;
+  return fragments;
+}
+
+/** Pieces in memory as one text, their NUL marks filled. */
+function filledText(pieces: readonly Piece[]): string {
+  return pieces
+    .map((piece) => {
+      if (typeof piece === 'string') return piece;
+      if (!(piece.bytes instanceof Uint8Array) || piece.shift !== 0) throw new Error('a piece not made in memory');
+      const text = Buffer.from(piece.bytes).toString('utf8');
+      return piece.fill === undefined ? text : text.replaceAll('\0', piece.fill);
+    })
+    .join('');
 }
 
 /** Pieces that are text only, as one text. */

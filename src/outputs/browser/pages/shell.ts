@@ -71,13 +71,16 @@ ${footer(root, options.surveyId)}
 `;
 }
 
+/** A breadcrumb on the page at `from`: a link, or the current page's name when it is the last. */
+export function crumbItem(from: PagePath, crumb: Crumb, last: boolean): string {
+  return last || crumb.path === undefined
+    ? `<li><span aria-current="page">${escapeHtml(crumb.label)}</span></li>`
+    : `<li><a href="${linkFrom(from, crumb.path)}">${escapeHtml(crumb.label)}</a></li>`;
+}
+
 function crumbsHtml(from: PagePath, crumbs: readonly Crumb[]): string {
   if (crumbs.length === 0) return '';
-  const items = crumbs.map((c, i) =>
-    i === crumbs.length - 1 || c.path === undefined
-      ? `<li><span aria-current="page">${escapeHtml(c.label)}</span></li>`
-      : `<li><a href="${linkFrom(from, c.path)}">${escapeHtml(c.label)}</a></li>`,
-  );
+  const items = crumbs.map((c, i) => crumbItem(from, c, i === crumbs.length - 1));
   return `<nav class="crumbs" aria-label="Breadcrumbs"><ol>${items.join('')}</ol></nav>\n`;
 }
 

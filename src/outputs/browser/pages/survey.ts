@@ -45,19 +45,26 @@ export function countsText(c: ReleaseCounts): string {
   return parts.length ? parts.join('; ') : 'no data yet';
 }
 
-function releaseList(from: PagePath, survey: Survey): string {
+/** What a release holds: counted from its objects, or given (a planner that has only their census). */
+export type CountsOf = (release: DataRelease) => ReleaseCounts;
+
+function releaseList(from: PagePath, survey: Survey, countsOf: CountsOf = releaseCounts): string {
   if (survey.data_releases.length === 0) return '<p class="muted">No releases.</p>\n';
   const place: SurveyPlace = { survey };
   const items = survey.data_releases.map(
     (r) =>
       `<li><a href="${escapeHtml(linkFrom(from, releasePath({ ...place, release: r })))}">${escapeHtml(r.pretty_name || r.name)}</a>` +
-      ` <span class="muted">${escapeHtml(countsText(releaseCounts(r)))}</span></li>`,
+      ` <span class="muted">${escapeHtml(countsText(countsOf(r)))}</span></li>`,
   );
   return `<ul class="releases">${items.join('')}</ul>\n`;
 }
 
 /** The home page: every survey with its title, description, releases and what they hold. */
-export function homePage(surveys: readonly Survey[], options: { site?: string; intro?: string } = {}): string {
+export function homePage(
+  surveys: readonly Survey[],
+  options: { site?: string; intro?: string; countsOf?: CountsOf; pictures?: string; more?: string } = {},
+): string {
+  const countsOf = options.countsOf ?? releaseCounts;
   const path: PagePath = [];
   const cards = surveys.map((s) => {
     const href = escapeHtml(linkFrom(path, surveyPath({ survey: s })));
@@ -65,22 +72,22 @@ export function homePage(surveys: readonly Survey[], options: { site?: string; i
       `<article class="card survey">\n<h2><a href="${href}">${escapeHtml(s.pretty_name || s.name)}</a>` +
       `${s.active ? '' : ' <span class="tag">completed</span>'}</h2>\n` +
       `<p class="title">${escapeHtml(s.title)}</p>\n<div class="prose">${descriptionHtml(s.description)}</div>\n` +
-      releaseList(path, s) +
+      releaseList(path, s, countsOf) +
       `</article>`
     );
   });
-  const totals = surveys.flatMap((s) => s.data_releases).map(releaseCounts);
+  const totals = surveys.flatMap((s) => s.data_releases).map(countsOf);
   const columns = totals.reduce((n, c) => n + c.columns, 0);
   const regions = totals.reduce((n, c) => n + c.regions, 0);
   const intro = options.intro ?? 'The tables, columns, images and data products of the archive, survey by survey.';
   const body = `<p class="lead">${escapeHtml(intro)} ${escapeHtml(
     `${plural(surveys.length, 'survey')}, ${plural(totals.length, 'release')}, ${plural(columns, 'column')}, ${plural(regions, 'imaging region')}.`,
-  )}</p>\n<div class="cards">\n${cards.join('\n')}\n</div>\n`;
+  )}</p>\n<div class="cards">\n${cards.join('\n')}\n</div>\n${options.pictures ?? ''}${options.more ?? ''}`;
   return shell({ path, title: options.site ?? 'Archive schema', body, site: options.site });
 }
 
 /** A survey's page: its description, people and releases. */
-export function surveyPage(survey: Survey, options: { site?: string } = {}): string {
+export function surveyPage(survey: Survey, options: { site?: string; countsOf?: CountsOf } = {}): string {
   const place: SurveyPlace = { survey, site: options.site };
   const path = surveyPath(place);
   const website = /^https?:\/\//i.test(survey.website)
@@ -96,7 +103,7 @@ export function surveyPage(survey: Survey, options: { site?: string } = {}): str
       ['Status', survey.active ? 'active' : 'completed'],
       ['Survey id', surveyId(survey.url)],
     ]) +
-    `<h2>Releases</h2>\n${releaseList(path, survey)}`;
+    `<h2>Releases</h2>\n${releaseList(path, survey, options.countsOf)}`;
   return shell({
     path,
     title: survey.pretty_name || survey.name,
@@ -113,25 +120,48 @@ interface Listed {
   description: string | null;
 }
 
-function section(from: PagePath, place: ReleasePlace, kind: DataKind, items: readonly Listed[], size: (i: number) => string): string {
-  if (items.length === 0) return '';
-  const rows = items.map(
-    (item, i) =>
-      `<li><a href="${escapeHtml(linkFrom(from, parentPath(place, kind, item.name)))}">${escapeHtml(displayName(item))}</a>` +
-      ` <span class="muted">${escapeHtml(size(i))}</span><div>${descriptionHtml(item.description)}</div></li>`,
+/** A group's or facility's line on its release's page. */
+export function releaseItem(place: ReleasePlace, kind: DataKind, item: Listed, size: string): string {
+  const from = releasePath(place);
+  return (
+    `<li><a href="${escapeHtml(linkFrom(from, parentPath(place, kind, item.name)))}">${escapeHtml(displayName(item))}</a>` +
+    ` <span class="muted">${escapeHtml(size)}</span><div>${descriptionHtml(item.description)}</div></li>`
   );
+}
+
+/** How much a group or facility holds, as its line on the release's page says. */
+export function itemSize(kind: DataKind, node: object): string {
+  const n = node as { tables?: readonly { columns: readonly unknown[] }[]; bands?: readonly unknown[]; products?: readonly unknown[] };
+  if (kind === 'catalogues') {
+    const tables = n.tables ?? [];
+    return `${plural(tables.length, 'table')}, ${plural(
+      tables.reduce((k, t) => k + t.columns.length, 0),
+      'column',
+    )}`;
+  }
+  if (kind === 'imaging') return plural(n.bands?.length ?? 0, 'band');
+  return plural(n.products?.length ?? 0, 'data product');
+}
+
+/** The lines of a release's groups and facilities: made here, or given (already rendered with each file). */
+export type ItemsOf = (kind: DataKind, items: readonly Listed[]) => string[];
+
+function section(place: ReleasePlace, kind: DataKind, items: readonly Listed[], itemsOf: ItemsOf): string {
+  if (items.length === 0) return '';
+  const rows = itemsOf(kind, items);
   return `<section aria-labelledby="${kind}-h">\n<h2 id="${kind}-h">${KIND_LABEL[kind]}</h2>\n<ul class="nodes">${rows.join('')}</ul>\n</section>\n`;
 }
 
 /** A release's page: what it holds, kind by kind. */
-export function releasePage(release: DataRelease, place: SurveyPlace): string {
+export function releasePage(release: DataRelease, place: SurveyPlace, given: { counts?: ReleaseCounts; itemsOf?: ItemsOf } = {}): string {
   const inner: ReleasePlace = { ...place, release };
   const path = releasePath(inner);
+  const itemsOf: ItemsOf = given.itemsOf ?? ((kind, items) => items.map((item) => releaseItem(inner, kind, item, itemSize(kind, item))));
   const groups = release.catalogues?.groups ?? [];
   const imaging = release.imaging?.facilities ?? [];
   const ifs = release.ifs?.facilities ?? [];
   const spectra = release.spectra?.facilities ?? [];
-  const counts = releaseCounts(release);
+  const counts = given.counts ?? releaseCounts(release);
   const body =
     facts([
       ['Release', `<code>${escapeHtml(release.name)}</code>`],
@@ -142,16 +172,10 @@ export function releasePage(release: DataRelease, place: SurveyPlace): string {
       ['Updated', day(release.updated)],
       ['Contact', contactHtml(release.contact)],
     ]) +
-    section(path, inner, 'catalogues', groups, (i) => {
-      const tables = groups[i]?.tables ?? [];
-      return `${plural(tables.length, 'table')}, ${plural(
-        tables.reduce((n, t) => n + t.columns.length, 0),
-        'column',
-      )}`;
-    }) +
-    section(path, inner, 'imaging', imaging, (i) => plural(imaging[i]?.bands.length ?? 0, 'band')) +
-    section(path, inner, 'ifs', ifs, (i) => plural(ifs[i]?.products.length ?? 0, 'data product')) +
-    section(path, inner, 'spectra', spectra, (i) => plural(spectra[i]?.products.length ?? 0, 'data product'));
+    section(inner, 'catalogues', groups, itemsOf) +
+    section(inner, 'imaging', imaging, itemsOf) +
+    section(inner, 'ifs', ifs, itemsOf) +
+    section(inner, 'spectra', spectra, itemsOf);
   return shell({
     path,
     title: `${place.survey.pretty_name || place.survey.name} ${release.pretty_name || release.name}`,

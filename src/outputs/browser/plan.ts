@@ -1,0 +1,201 @@
+// The schema browser's files: its style sheet, the home page at the site's root (with the links to
+// the API's listings, its documents and the download), a page per survey and release made here from
+// the archive's skeleton, and the pages of each group and facility, rendered with their files
+// (texts.ts) and spliced in, their survey's and release's breadcrumbs filled in as they are written.
+
+import { readFileSync } from 'node:fs';
+import { DATA_TYPES, DOCUMENTS, requestTarget, surveyUrl } from '../../hosting/routes.ts';
+import { SECTIONS } from '../../kinds/registry.ts';
+import { rootsOf } from '../../pipeline/assemble.ts';
+import type { Archive, ReleaseEntry, SurveyEntry } from '../../pipeline/assemble.ts';
+import { releaseHead, surveyObject } from '../api/objects.ts';
+import { textPiece } from '../fragment.ts';
+import type { Fragment } from '../fragment.ts';
+import { StaleBytesError, planOf } from '../plan.ts';
+import type { Bytes, Piece, Plan } from '../plan.ts';
+import type { PlanInput } from '../planner.ts';
+import { manyTextName } from '../units.ts';
+import { bandChart, skyMap } from './pictures/index.ts';
+import { STYLESHEET_PATH, homePage, inlinePicture, pageHref, releasePage, stylesheet, surveyPage } from './pages/index.ts';
+import type { DataKind, DataRelease, PagePath, ReleaseCounts, Survey } from './pages/index.ts';
+import { escapeHtml } from './pages/html.ts';
+import { childPath, parentPath, releasePath, surveyPath } from './pages/places.ts';
+import { ITEM_TEXT, PAGE_TEXT, SKY_TEXT, childText, pagePlace, regionHref, sharedCrumbs } from './texts.ts';
+import type { FacilitySky } from './texts.ts';
+
+const BROWSER = 'browser';
+
+/** The file a page is written to: its path's names as they are (links percent-encode them; hosts and file:// decode). */
+export function pageFile(path: PagePath): string {
+  return path.length === 0 ? 'index.html' : `${path.join('/')}/index.html`;
+}
+
+export function planBrowser(input: PlanInput): Plan[] {
+  const { archive, fragments, baseUrl } = input;
+  const fragmentOf = (relative: string): Fragment => {
+    const fragment = fragments.get(relative);
+    if (!fragment) throw new Error(`no rendered text for ${relative}`);
+    return fragment;
+  };
+  const piece = (fragment: Fragment, name: string, fill?: string) => textPiece(fragment, manyTextName(BROWSER, name), fill);
+  const plans: Plan[] = [planOf(STYLESHEET_PATH, [stylesheet()])];
+  const surveys: Survey[] = [];
+  const counts = new Map<DataRelease, ReleaseCounts>();
+  const skies: { sky: FacilitySky; place: ReturnType<typeof pagePlace> }[] = [];
+  for (const survey of archive.surveys) {
+    const releases: DataRelease[] = [];
+    for (const release of survey.releases) {
+      const stub = releaseStub(release);
+      const place = pagePlace(
+        { survey: survey.data.name, release: release.data.name },
+        { survey: survey.data.pretty_name || survey.data.name, release: release.data.pretty_name || release.data.name },
+      );
+      const held: ReleaseCounts = { groups: 0, tables: 0, columns: 0, facilities: 0, bands: 0, regions: 0, products: 0 };
+      const items: Piece[] = [];
+      for (const section of SECTIONS) {
+        for (const entry of rootsOf(release, section.kind)) {
+          const fragment = fragmentOf(entry.file.relative);
+          const kind: DataKind = section.dataType;
+          tally(held, kind, fragment.counts);
+          items.push(piece(fragment, ITEM_TEXT));
+          // The file's pages, where its skeleton's names say.
+          const name = (entry.data as { name: string }).name;
+          const path = parentPath(place, kind, name);
+          plans.push(planOf(pageFile(path), [piece(fragment, PAGE_TEXT, sharedCrumbs(place, path))]));
+          const children = (entry.data as { tables?: { name: string }[]; bands?: { name: string }[] })[
+            kind === 'catalogues' ? 'tables' : 'bands'
+          ];
+          if (kind === 'catalogues' || kind === 'imaging') {
+            for (const child of children ?? []) {
+              const at = childPath({ ...place, parent: { name, pretty_name: null } }, kind, child.name);
+              plans.push(planOf(pageFile(at), [piece(fragment, childText(child.name), sharedCrumbs(place, at))]));
+            }
+          }
+          if (kind === 'imaging') skies.push({ sky: JSON.parse(textOf(fragment, manyTextName(BROWSER, SKY_TEXT))) as FacilitySky, place });
+        }
+      }
+      counts.set(stub, held);
+      releases.push(stub);
+      // The release's page: its lines are the files', in the order its sections list them.
+      const marked = releasePage(stub, place, { counts: held, itemsOf: (_kind, listed) => listed.map(() => '\0') });
+      const parts = marked.split('\0');
+      const pieces: Piece[] = [];
+      parts.forEach((part, i) => {
+        pieces.push(part);
+        const item = items[i];
+        if (i < parts.length - 1 && item !== undefined) pieces.push(item);
+      });
+      plans.push(planOf(pageFile(releasePath(place)), pieces));
+    }
+    const object = surveyObject(survey.data, surveyUrl(baseUrl, survey.data.id, null), releases) as unknown as Survey;
+    surveys.push(object);
+    plans.push(planOf(pageFile(surveyPath({ survey: object })), [surveyPage(object, { countsOf: (r) => countsOf(counts, r) })]));
+  }
+  const home = homePage(surveys, { countsOf: (r) => countsOf(counts, r), pictures: homePictures(skies), more: apiSection(archive) });
+  plans.push(planOf(pageHref([]), [home]));
+  return plans;
+}
+
+function countsOf(counts: ReadonlyMap<DataRelease, ReleaseCounts>, release: DataRelease): ReleaseCounts {
+  const held = counts.get(release);
+  if (!held) throw new Error(`no counts for release ${release.name}`);
+  return held;
+}
+
+/** A release's own fields, with its data types listed by name only: its files' pages and lines are theirs. */
+function releaseStub(release: ReleaseEntry): DataRelease {
+  const listed = (kind: string) =>
+    rootsOf(release, kind as never).map((e) => ({ name: (e.data as { name: string }).name, pretty_name: null, description: null }));
+  const sections: Record<string, unknown> = { catalogues: null, imaging: null, ifs: null, spectra: null };
+  for (const section of SECTIONS) {
+    const entries = listed(section.kind);
+    if (entries.length > 0) sections[section.dataType] = section.dataType === 'catalogues' ? { groups: entries } : { facilities: entries };
+  }
+  return { ...releaseHead(release.data), type: 'DataRelease', ...sections } as unknown as DataRelease;
+}
+
+/** Adds what a file holds, from its census, to its release's counts. */
+function tally(held: ReleaseCounts, kind: DataKind, census: Record<string, number>): void {
+  const n = (type: string) => census[type] ?? 0;
+  if (kind === 'catalogues') {
+    held.groups++;
+    held.tables += n('CatalogueTable');
+    held.columns += n('CatalogueColumn');
+    return;
+  }
+  held.facilities++;
+  held.bands += n('ImagingBand');
+  held.regions += n('ImagingRegion');
+  held.products += n('IFSDataProduct') + n('SpectraDataProduct');
+}
+
+/** A text of a file, read whole (a facility's sky: small). */
+function textOf(fragment: Fragment, name: string): string {
+  const text = fragment.texts[name];
+  if (!text) throw new Error(`no ${name} text rendered for ${fragment.key}`);
+  return new TextDecoder().decode(bytesOf(text.bytes));
+}
+
+function bytesOf(bytes: Bytes): Uint8Array {
+  if (bytes instanceof Uint8Array) return bytes;
+  let read: Uint8Array;
+  try {
+    read = readFileSync(bytes.file);
+  } catch (error) {
+    throw new StaleBytesError(bytes.file, undefined, bytes.size, (error as Error).message);
+  }
+  if (read.length !== bytes.size)
+    throw new StaleBytesError(bytes.file, read.length, bytes.size, `has ${read.length} bytes, not the ${bytes.size} recorded`);
+  return read;
+}
+
+/** The home page's sky map of every imaging region and chart of every band; nothing without imaging. */
+export function homePictures(skies: readonly { sky: FacilitySky; place: ReturnType<typeof pagePlace> }[]): string {
+  if (skies.length === 0) return '';
+  const home: PagePath = [];
+  const regionPlace = new Map<string, { place: ReturnType<typeof pagePlace>; facility: string }>();
+  for (const { sky, place } of skies) for (const r of sky.regions) regionPlace.set(r.key, { place, facility: sky.facility.name });
+  const map = skyMap(
+    skies.flatMap((s) => s.sky.regions),
+    {
+      href: (region) => {
+        const at = regionPlace.get(region.key);
+        return at ? regionHref(home, at.place, at.facility, region) : undefined;
+      },
+    },
+  );
+  const chart = bandChart(
+    skies.map((s) => s.sky.facility),
+    {
+      href: (band, facility) => {
+        const at = skies.find((s) => s.sky.facility === facility);
+        return at
+          ? pageHref(childPath({ ...at.place, parent: { name: facility.name, pretty_name: null } }, 'imaging', band.name))
+          : undefined;
+      },
+    },
+  );
+  return (
+    `<h2>Imaging</h2>\n<figure class="picture">${inlinePicture(map)}<figcaption>Where the archive's imaging regions lie on the sky.</figcaption></figure>\n` +
+    `<figure class="picture">${inlinePicture(chart)}<figcaption>The archive's imaging bands by central wavelength.</figcaption></figure>\n`
+  );
+}
+
+/** The API's listings, its documents and the download, as the site's front page listed them. */
+export function apiSection(archive: Archive): string {
+  const relative = (target: string) => escapeHtml(target.replace(/^\//, ''));
+  const lists = DATA_TYPES.map((t) => {
+    const target = requestTarget('list', { data_type: t });
+    return `<li><a href="${relative(target)}">${escapeHtml(target)}</a> (<a href="${relative(requestTarget('list', { data_type: t, format: 'api' }))}">browse</a>)</li>`;
+  }).join('');
+  const surveys = archive.surveys
+    .map(
+      (s: SurveyEntry) =>
+        `<li><a href="${relative(requestTarget('detail', { id: s.data.id, format: 'api' }))}">${escapeHtml(s.data.pretty_name)}</a> as JSON</li>`,
+    )
+    .join('');
+  const documents = DOCUMENTS.filter((d) => d.nav)
+    .map((d) => `<li><a href="${relative(d.path)}">${escapeHtml(d.title)}</a></li>`)
+    .join('');
+  return `<section aria-labelledby="api-h">\n<h2 id="api-h">API and downloads</h2>\n<p>The archive's schema as a read-only JSON API. Listings by data type:</p>\n<ul>${lists}</ul>\n<ul>${surveys}</ul>\n<p>To work offline and with other tools:</p>\n<ul>${documents}</ul>\n</section>\n`;
+}

@@ -1,0 +1,144 @@
+// The schema browser's pages of one catalogue group or facility file (the group's and its tables',
+// an imaging facility's and its bands', an IFS or spectra facility's), rendered with the file in the
+// worker threads and cached with it (outputs/units.ts), so an edit re-renders that file's pages only.
+// What a page shows of its survey and release (their names in the breadcrumbs) lives in other files:
+// it is left as a NUL, filled in as the page is written (plan.ts).
+
+import { sectionOf } from '../../kinds/registry.ts';
+import type { KindType } from '../../kinds/registry.ts';
+import type { ApiObject } from '../api/objects.ts';
+import type { UnitPlace } from '../units.ts';
+import { bandChart, skyMap } from './pictures/index.ts';
+import type { ChartFacility, SkyRegion } from './pictures/index.ts';
+import { bandPage, facilityPage, groupPage, productFacilityPage, regionId, tablePage } from './pages/index.ts';
+import type { CatalogueGroup, DataKind, ImagingFacility, PagePath, ProductFacility, ReleasePlace } from './pages/index.ts';
+import { displayName, linkFrom } from './pages/html.ts';
+import { childPath, parentPath, releaseCrumbs } from './pages/places.ts';
+import { crumbItem } from './pages/shell.ts';
+import { itemSize, releaseItem } from './pages/survey.ts';
+
+/** The name of a file's line on its release's page. */
+export const ITEM_TEXT = 'item';
+/** The name of the group's or facility's own page. */
+export const PAGE_TEXT = 'page';
+/** The name of an imaging facility's bands and regions as JSON, for the home page's pictures. */
+export const SKY_TEXT = 'sky';
+
+/** The name of a table's or band's page. */
+export function childText(name: string): string {
+  return `child:${name}`;
+}
+
+/** A page of the file: where it goes, the name its text is kept by, and its HTML. */
+export interface UnitPage {
+  path: PagePath;
+  name: string;
+  html: string;
+}
+
+/** What the home page's pictures need of an imaging facility. */
+export interface FacilitySky {
+  facility: ChartFacility;
+  regions: SkyRegion[];
+}
+
+/** The data type of a kind's files. */
+export function dataKindOf(kind: KindType): DataKind {
+  const section = sectionOf(kind);
+  if (!section) throw new Error(`${kind} files have no pages of their own`);
+  return section.dataType;
+}
+
+/** A file's place, its survey and release labelled as given (their names when rendered with the file alone). */
+export function pagePlace(
+  place: UnitPlace,
+  labels: { survey: string; release: string } = { survey: place.survey, release: place.release },
+): ReleasePlace {
+  // No survey URL: the survey's id is not the file's, and pages made with the file alone cannot know it.
+  return {
+    survey: { url: '', name: place.survey, pretty_name: labels.survey },
+    release: { name: place.release, pretty_name: labels.release },
+  };
+}
+
+/** The breadcrumbs a file's page shares with its release's page (home, survey, release), linked from `path`. */
+export function sharedCrumbs(place: ReleasePlace, path: PagePath): string {
+  return releaseCrumbs(place)
+    .map((c) => crumbItem(path, c, false))
+    .join('');
+}
+
+/** Every page of a group or facility, with its place's labels as given. */
+export function unitPages(kind: KindType, api: ApiObject, place: ReleasePlace): UnitPage[] {
+  const dataKind = dataKindOf(kind);
+  if (dataKind === 'catalogues') {
+    const group = api as unknown as CatalogueGroup;
+    const inner = { ...place, parent: group };
+    return [
+      { path: parentPath(place, dataKind, group.name), name: PAGE_TEXT, html: groupPage(group, place) },
+      ...group.tables.map((t) => ({ path: childPath(inner, dataKind, t.name), name: childText(t.name), html: tablePage(t, inner) })),
+    ];
+  }
+  if (dataKind === 'imaging') {
+    const facility = api as unknown as ImagingFacility;
+    const inner = { ...place, parent: facility };
+    const path = parentPath(place, dataKind, facility.name);
+    const sky = facilitySky(facility, place);
+    const pictures = {
+      bandChart: bandChart([sky.facility], { href: (band) => linkFrom(path, childPath(inner, dataKind, band.name)) }),
+      skyMap: skyMap(sky.regions, { href: (region) => regionHref(path, place, facility.name, region) }),
+    };
+    return [
+      { path, name: PAGE_TEXT, html: facilityPage(facility, place, pictures) },
+      ...facility.bands.map((b) => ({ path: childPath(inner, dataKind, b.name), name: childText(b.name), html: bandPage(b, inner) })),
+    ];
+  }
+  const facility = api as unknown as ProductFacility;
+  return [{ path: parentPath(place, dataKind, facility.name), name: PAGE_TEXT, html: productFacilityPage(facility, place, dataKind) }];
+}
+
+/** The link from the page at `from` to a region's card on its band's page. */
+export function regionHref(from: PagePath, place: ReleasePlace, facility: string, region: SkyRegion): string {
+  const band = childPath({ ...place, parent: { name: facility, pretty_name: null } }, 'imaging', region.band);
+  return `${linkFrom(from, band)}#${regionId(region.name)}`;
+}
+
+/** An imaging facility's bands and regions as the pictures take them. */
+export function facilitySky(facility: ImagingFacility, place: ReleasePlace): FacilitySky {
+  return {
+    facility: {
+      name: facility.name,
+      label: `${displayName(facility)} (${place.survey.name} ${place.release.name})`,
+      bands: facility.bands.map((b) => ({ key: b.band_key, name: b.name, central_wave_ang: b.central_wave_ang })),
+    },
+    regions: facility.bands.flatMap((b) =>
+      b.regions.map((r) => ({
+        key: String(r.id),
+        name: r.name,
+        facility: facility.name,
+        band: b.name,
+        fits_header: r.fits_header,
+        ra_c: r.ra_c,
+        dec_c: r.dec_c,
+        unit: r.unit,
+        frame: r.frame,
+      })),
+    ),
+  };
+}
+
+/** The file's texts for the browser (units.ts): its pages with their shared breadcrumbs as a NUL, its line, its sky. */
+export function browserTexts(api: ApiObject, unit: UnitPlace, kind: KindType): Record<string, string> {
+  const place = pagePlace(unit);
+  const texts: Record<string, string> = {};
+  for (const page of unitPages(kind, api, place)) {
+    const shared = sharedCrumbs(place, page.path);
+    const at = page.html.indexOf(shared);
+    if (at < 0) throw new Error(`${page.path.join('/')}: no breadcrumbs to leave for the survey's`);
+    texts[page.name] = `${page.html.slice(0, at)}\0${page.html.slice(at + shared.length)}`;
+  }
+  const dataKind = dataKindOf(kind);
+  texts[ITEM_TEXT] = releaseItem(place, dataKind, api as unknown as CatalogueGroup, itemSize(dataKind, api));
+  if (dataKind === 'imaging') texts[SKY_TEXT] = JSON.stringify(facilitySky(api as unknown as ImagingFacility, place));
+  return texts;
+}

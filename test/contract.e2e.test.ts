@@ -6,10 +6,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { parseAllHeaders } from '@netlify/headers-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newAjv } from '../src/pipeline/ajv.ts';
-import { compressible } from '../src/hosting/routes.ts';
-import { PROJECT, SKIP_NGINX, cli, http, nginxSite, serveSite, testdir } from './helpers.ts';
+import { compressible, isBrowserFile } from '../src/hosting/routes.ts';
+import { CONTENT_SECURITY_POLICY } from '../src/outputs/browser/pages/shell.ts';
+import { PROJECT, SKIP_NGINX, cli, http, nginxSite, outputCount, serveSite, snapshotTree, testdir } from './helpers.ts';
 import type { HttpResult } from './helpers.ts';
 
 const BASE = 'https://schema.test';
@@ -416,6 +418,53 @@ describe.each(HOSTS)('on %s', (host) => {
     });
   });
 
+  // Netlify's header rules come from netlify.toml, which `serve` applies as Netlify reads them; nginx
+  // has them from the same route table. The API's answers and the documents keep their headers.
+  describe("the schema browser's security policy", () => {
+    const BROWSER = [
+      '/',
+      '/index.html',
+      '/browse/alpha/',
+      '/browse/alpha/dr2/imaging/VST/r/',
+      '/browse/gamma/index.html',
+      '/browse/style.css',
+    ];
+
+    test.each(BROWSER)('%s carries the policy its pages declare, to GET, HEAD and a revalidation', async (target) => {
+      const r = await get(target);
+      expect(r.status).toBe(200);
+      expect(r.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+      if (r.headers['content-type']?.startsWith('text/html')) {
+        const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(r.body)?.[1];
+        expect(meta?.replaceAll('&#39;', "'")).toBe(CONTENT_SECURITY_POLICY);
+      }
+      expect((await get(target, 'HEAD')).headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+      const again = await http(origin, 'GET', target, { 'If-None-Match': r.headers.etag ?? '' });
+      expect(again.status).toBe(304);
+      expect(again.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    });
+
+    test.each([
+      '/api/schema/?data_type=catalogues',
+      '/api/schema/?data_type=imaging&format=api',
+      '/api/schema/1/',
+      '/api/schema/1/?format=api',
+      '/api/schema/99/',
+      '/api/schema/',
+      '/api/openapi.json',
+      '/api/docs/',
+      '/vo/tables',
+      '/download/',
+      '/download/archive.json',
+      '/download/columns.csv',
+    ])('%s does not, and keeps its own headers', async (target) => {
+      const r = await get(target);
+      expect(r.headers['content-security-policy']).toBeUndefined();
+      if (target.startsWith('/api/schema/')) expectApiHeaders(r, target.includes('format=api') ? 'html' : 'json');
+      else expect(r.headers['x-content-type-options']).toBe('nosniff');
+    });
+  });
+
   test('the site root is the landing page, not an API response', async () => {
     const r = await get('/');
     expect(r.status).toBe(200);
@@ -423,6 +472,32 @@ describe.each(HOSTS)('on %s', (host) => {
     expect(r.headers.allow).toBeUndefined();
     // Its links are relative, so that the same page works from the offline download.
     expect(r.body).toContain('<a href="api/schema/?data_type=catalogues">');
+  });
+});
+
+describe("netlify.toml's header rules, as Netlify's own parser reads them", () => {
+  test("give the schema browser's policy to each of its files, and to no other file of a build", async () => {
+    const { headers, errors } = await parseAllHeaders({
+      headersFiles: [],
+      netlifyConfigPath: path.join(PROJECT, 'netlify.toml'),
+      configHeaders: [],
+      minimal: false,
+    });
+    expect(errors).toEqual([]);
+    const policyOf = (target: string) =>
+      headers.flatMap((h) => ('forRegExp' in h && h.forRegExp.test(target) ? [h.values['Content-Security-Policy']] : [])).at(-1);
+    const files = [...(await snapshotTree(dist)).keys()].filter((f) => !f.startsWith('.'));
+    expect(files.length).toBe(await outputCount(dist));
+    const browser = files.filter((f) => isBrowserFile(f));
+    expect(browser).toContain('index.html');
+    expect(browser.filter((f) => f.startsWith('browse/')).length).toBeGreaterThan(10);
+    for (const file of files) expect(policyOf(`/${file}`), file).toBe(isBrowserFile(file) ? CONTENT_SECURITY_POLICY : undefined);
+    // The folders a page is asked at, and the root.
+    for (const file of browser.filter((f) => f.endsWith('/index.html')))
+      expect(policyOf(`/${file.slice(0, -'index.html'.length)}`)).toBe(CONTENT_SECURITY_POLICY);
+    expect(policyOf('/')).toBe(CONTENT_SECURITY_POLICY);
+    for (const target of ['/api/schema/', '/api/schema/1/', '/download/', '/api/docs/', '/vo/tables'])
+      expect(policyOf(target), target).toBeUndefined();
   });
 });
 
@@ -467,6 +542,10 @@ const probes: { method?: string; target: string }[] = [
     '/download/columns.csv',
     '/download/products.csv',
     '/download/products.vot',
+    '/browse/alpha/',
+    '/browse/alpha/dr1/catalogues/SpecCat/SpecObj/',
+    '/browse/style.css',
+    '/browse/nothing-here/',
   ].flatMap((target) => ['GET', 'HEAD', 'POST'].map((method) => ({ method, target }))),
 ];
 
@@ -479,7 +558,15 @@ describe.skipIf(SKIP_NGINX)('nginx and serve answer alike', () => {
   afterAll(async () => {
     await Promise.all(Object.values(hosts).map((h) => h.stop()));
   });
-  const SAME = ['content-type', 'allow', 'vary', 'access-control-allow-origin', 'x-content-type-options', 'content-encoding'];
+  const SAME = [
+    'content-type',
+    'allow',
+    'vary',
+    'access-control-allow-origin',
+    'x-content-type-options',
+    'content-encoding',
+    'content-security-policy',
+  ];
 
   test.each(probes)('$method $target', async ({ method = 'GET', target }) => {
     const [a, b] = await Promise.all([hosts.serve, hosts.nginx].map((h) => http(h?.origin ?? '', method, target)));

@@ -1,11 +1,13 @@
 // Netlify's configuration, generated from the route table: the rewrite rules as `[[redirects]]`,
-// the edge function on /api/*, the build command and the cache plugin; and the \`routes\` command,
+// the documents' and the schema browser's headers as `[[headers]]`, the edge function on /api/*,
+// the build command and the cache plugin; and the \`routes\` command,
 // which prints, checks or writes the file.
 
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WriteError } from '../destination/folder.ts';
-import { API_PREFIX, DOCUMENTS, documentHeaders, hostRules } from './routes.ts';
+import { BROWSER_HEADERS } from './browser.ts';
+import { API_PREFIX, BROWSER_PATHS, DOCUMENTS, documentHeaders, hostRules } from './routes.ts';
 import type { Document, HostRule } from './routes.ts';
 
 /** The `[[redirects]]` part of netlify.toml. */
@@ -51,23 +53,33 @@ ${renderHostRules()}
 # The documents' headers: each one's content type, CORS and no type sniffing, at the path it is
 # asked at and at its file's own.
 ${renderDocumentHeaders()}
+
+# The schema browser's security policy, the one its pages declare: on its home page and
+# everything under /browse/.
+${renderBrowserHeaders()}
 `;
+}
+
+/** A `[[headers]]` block: the values given to every path `for` matches. */
+function headersBlock(path: string, headers: Readonly<Record<string, string>>): string {
+  const quote = (s: string) => JSON.stringify(s);
+  return [
+    '[[headers]]',
+    `  for = ${quote(path)}`,
+    '  [headers.values]',
+    ...Object.entries(headers).map(([name, value]) => `    ${name} = ${quote(value)}`),
+  ].join('\n');
+}
+
+/** The `[[headers]]` part of netlify.toml for the schema browser: one block per path pattern. */
+export function renderBrowserHeaders(): string {
+  return BROWSER_PATHS.map((p) => headersBlock(p, BROWSER_HEADERS)).join('\n\n');
 }
 
 /** The `[[headers]]` part of netlify.toml: one block per path a document answers at. */
 export function renderDocumentHeaders(): string {
-  const quote = (s: string) => JSON.stringify(s);
   const paths = (d: Document) => [...new Set([d.path, ...(d.path.endsWith('/') ? [d.path.slice(0, -1)] : []), `/${d.file}`])];
-  return DOCUMENTS.flatMap((d) =>
-    paths(d).map((p) =>
-      [
-        '[[headers]]',
-        `  for = ${quote(p)}`,
-        '  [headers.values]',
-        ...Object.entries(documentHeaders(d)).map(([name, value]) => `    ${name} = ${quote(value)}`),
-      ].join('\n'),
-    ),
-  ).join('\n\n');
+  return DOCUMENTS.flatMap((d) => paths(d).map((p) => headersBlock(p, documentHeaders(d)))).join('\n\n');
 }
 
 export type RoutesOutcome = 'printed' | 'written' | 'matches' | 'differs';

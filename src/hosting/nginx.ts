@@ -14,6 +14,7 @@ import path from 'node:path';
 import {
   API_PREFIX,
   BODIES,
+  BROWSER_PATHS,
   COMPRESSION,
   DATA_TYPES,
   DOCUMENTS,
@@ -33,6 +34,7 @@ import {
 } from './routes.ts';
 import type { DataType, Document, PageAnswer, View } from './routes.ts';
 import { REQUEST } from '../outputs/browsable/page.ts';
+import { BROWSER_HEADERS } from './browser.ts';
 import { STATIC_METHOD_NOT_ALLOWED } from './edge.ts';
 import { MARKER } from '../destination/folder.ts';
 import { UsageError } from '../errors.ts';
@@ -217,6 +219,23 @@ function documentPaths(document: Document): string[] {
   return [...new Set(paths)];
 }
 
+/**
+ * Static files under a location, answering GET and HEAD, with these headers on what they answer
+ * (add_header without `always`: the success and redirect statuses) besides Vary.
+ */
+function staticLocation(at: string, headers: Readonly<Record<string, string>>): string[] {
+  return block(`location ${at}`, [
+    ...block('if ($request_method !~ ^(GET|HEAD)$)', ['return 405;']),
+    ...block('if ($uri ~ "/\\.")', ['return 404;']),
+    // A location's error_page replaces every one it would inherit, and its add_header every add_header.
+    `error_page 405 ${INTERNAL}/static-405;`,
+    `error_page 404 ${INTERNAL}/static-404;`,
+    `add_header Vary $${NAME}_vary;`,
+    ...Object.entries(headers).map(([name, value]) => `add_header ${name} ${quote(value)};`),
+    'try_files $uri $uri/index.html =404;',
+  ]);
+}
+
 const STATIC_405_BODY = STATIC_METHOD_NOT_ALLOWED.body ?? '';
 const STATIC_404_BODY = 'Not Found\n';
 
@@ -382,16 +401,11 @@ export function renderNginxSite(options: NginxOptions): string {
       '# The documents, each with its own headers.',
       ...DOCUMENTS.flatMap((d) => documentPaths(d).flatMap((at) => documentLocation(at, d))),
       '',
+      "# The schema browser's home page and files: static, with its pages' security policy.",
+      ...BROWSER_PATHS.flatMap((at) => staticLocation(at.endsWith('/*') ? at.slice(0, -1) : `= ${at}`, BROWSER_HEADERS)),
+      '',
       '# Everything else: static files, answering GET and HEAD; no hidden file is ever served.',
-      ...block('location /', [
-        ...block('if ($request_method !~ ^(GET|HEAD)$)', ['return 405;']),
-        ...block('if ($uri ~ "/\\.")', ['return 404;']),
-        // A location's error_page replaces every one it would inherit.
-        `error_page 405 ${INTERNAL}/static-405;`,
-        `error_page 404 ${INTERNAL}/static-404;`,
-        `add_header Vary $${NAME}_vary;`,
-        'try_files $uri $uri/index.html =404;',
-      ]),
+      ...staticLocation('/', {}),
       // Error pages by path, not by name: a named location would keep the type the file's name gave.
       ...block(`location = ${INTERNAL}/static-405`, [
         'internal;',

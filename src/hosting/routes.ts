@@ -271,6 +271,36 @@ export function documentAt(pathname: string): Document | undefined {
   );
 }
 
+// ---- The schema browser: static pages with a security policy of their own -----------------------
+
+/** The folder of the schema browser's files; its home page is the site's root. */
+export const BROWSER_DIR = 'browse';
+
+/** The browser's home page, the site's root. */
+export const BROWSER_HOME = 'index.html';
+
+/**
+ * Where the schema browser is asked for: its home page, as `/` and as `/index.html`, and
+ * everything under /browse/ (`*`: any path below, as Netlify's header rules and nginx's prefix
+ * locations read it). Nothing under /api/ nor any document is among them.
+ */
+export const BROWSER_PATHS = ['/', `/${BROWSER_HOME}`, `/${BROWSER_DIR}/*`] as const;
+
+/** Whether an output file (relative path) is one of the browser's: its home page or anything under browse/. */
+export function isBrowserFile(file: string): boolean {
+  return file === BROWSER_HOME || file.startsWith(`${BROWSER_DIR}/`);
+}
+
+/**
+ * The headers every host adds to the browser's answers: the security policy its pages also
+ * declare in a `<meta>` (browser/pages/shell.ts holds it; hosting/browser.ts passes it here, as
+ * this file imports nothing). Sent as a header, it holds from a page's first byte, whatever the
+ * page's markup says before or instead of its `<meta>`.
+ */
+export function browserHeaders(policy: string): Record<string, string> {
+  return { 'Content-Security-Policy': policy };
+}
+
 // ---- The host's rewrite rules -------------------------------------------------------------------
 
 export interface HostRule {

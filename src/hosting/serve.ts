@@ -1,5 +1,6 @@
 // The local server that behaves as the deployed site does: Netlify's own redirect engine reads
-// the project's netlify.toml to route each request, the edge policy (edge.ts, the code Netlify
+// the project's netlify.toml to route each request, Netlify's own header parser reads its header
+// rules (`[[headers]]`), which are applied to what the files answer, the edge policy (edge.ts, the code Netlify
 // runs at the edge) answers methods and finishes every /api/ response, and the files of the built
 // site are sent as a static host sends them: with an ETag, byte ranges, and compressed by the
 // rule every host follows (routes.ts, COMPRESSION). It exists to preview and to test; production
@@ -24,6 +25,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { constants as zlib, createBrotliCompress, createGzip } from 'node:zlib';
 import type { Transform } from 'node:stream';
+import { parseAllHeaders } from '@netlify/headers-parser';
 import { RedirectsHandler } from '@netlify/redirects';
 import { UsageError } from '../errors.ts';
 import { STATIC_METHOD_NOT_ALLOWED, answerBeforeFiles, isApiPath, policy, withDocumentHeaders } from './edge.ts';
@@ -74,9 +76,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     jwtRoleClaim: '',
   });
   const route = rememberedRoutes(redirects);
+  const rules = await headerRules(config);
   const files = staticFiles(dir);
   const server = createServer((req, res) => {
-    respond(req, res, route, files).catch((error: unknown) => {
+    respond(req, res, route, files, rules).catch((error: unknown) => {
       // A bug in this server, not in the request: say so plainly and keep serving.
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end(`internal error in archive-schema serve: ${(error as Error).message}\n`);
@@ -124,7 +127,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
 }
 
-async function respond(req: IncomingMessage, res: ServerResponse, route: Router, files: StaticFiles): Promise<void> {
+async function respond(req: IncomingMessage, res: ServerResponse, route: Router, files: StaticFiles, rules: HeaderRules): Promise<void> {
   const method = req.method ?? 'GET';
   // A request line without a version is read as HTTP/0.9, which no client of a site sends; HTTP/2
   // is not spoken in plain text.
@@ -168,7 +171,37 @@ async function respond(req: IncomingMessage, res: ServerResponse, route: Router,
       : document
         ? withDocumentHeaders(document, await fileLayer())
         : await fileLayer();
-  await deliver(req, res, response instanceof Response ? fromResponse(response, bodies) : fromAnswer(response));
+  const out = response instanceof Response ? fromResponse(response, bodies) : fromAnswer(response);
+  // Outside the API, what the files answered also gets the values of the header rules its path
+  // matches (the schema browser's policy; the documents' own headers, again).
+  if (!isApiPath(url.pathname) && out.status < 400) for (const [name, value] of rules(url.pathname)) out.headers[name] = value;
+  await deliver(req, res, out);
+}
+
+// ---- Header rules: netlify.toml's [[headers]], as Netlify reads them ----------------------------
+
+/** The header values the rules give a path: names in lower case, values as written. */
+type HeaderRules = (pathname: string) => [string, string][];
+
+/**
+ * The `[[headers]]` rules of the configuration, read by Netlify's own parser: every rule whose
+ * `for` matches the path asked for (a `*` part matches anything below, a trailing slash is
+ * optional, case is ignored) adds its values, a later rule's winning, as Netlify's CLI applies them.
+ */
+async function headerRules(config: string): Promise<HeaderRules> {
+  const { headers, errors } = await parseAllHeaders({ headersFiles: [], netlifyConfigPath: config, configHeaders: [], minimal: false });
+  const [error] = errors;
+  if (error) throw new UsageError(`cannot read the header rules of ${config}: ${error.message.split('\n')[0] ?? ''}`);
+  const rules = headers.flatMap((h) =>
+    'forRegExp' in h
+      ? [{ test: h.forRegExp, values: Object.entries(h.values).map(([n, v]): [string, string] => [n.toLowerCase(), v]) }]
+      : [],
+  );
+  return (pathname) => {
+    const given = new Map<string, string>();
+    for (const rule of rules) if (rule.test.test(pathname)) for (const [name, value] of rule.values) given.set(name, value);
+    return [...given];
+  };
 }
 
 function webHeaders(headers: IncomingHttpHeaders): Headers {

@@ -8,6 +8,8 @@ const ROOT = new URL('../', import.meta.url);
 
 /** The folder of the running code: src/ or lib/. */
 export const CODE_DIR = fileURLToPath(new URL('./', import.meta.url));
+/** The compiled code, lib/, whichever folder runs (for a file the build copies out of it as it is). */
+export const COMPILED_DIR = fileURLToPath(new URL('lib/', ROOT));
 export const SCHEMA_DIR = new URL('schemas/', ROOT);
 export const PACKAGE_JSON = fileURLToPath(new URL('package.json', ROOT));
 export const NETLIFY_TOML = fileURLToPath(new URL('netlify.toml', ROOT));

@@ -20,7 +20,11 @@ import { STYLESHEET_PATH, homePage, inlinePicture, pageHref, releasePage, styles
 import type { DataKind, DataRelease, PagePath, ReleaseCounts, Survey } from './pages/index.ts';
 import { escapeHtml } from './pages/html.ts';
 import { childPath, parentPath, releasePath, surveyPath } from './pages/places.ts';
-import { ITEM_TEXT, PAGE_TEXT, SKY_TEXT, childText, pagePlace, regionHref, sharedCrumbs } from './texts.ts';
+import { ITEM_TEXT, PAGE_TEXT, SEARCH_TEXT, SKY_TEXT, childText, pagePlace, regionHref, sharedCrumbs } from './texts.ts';
+import { SEARCH_DATA_PATH, SEARCH_TAIL, searchHead } from './search.ts';
+import type { SearchSurvey } from './search.ts';
+import { siteScriptText } from './client/script.ts';
+import { ADDRESS_PATH, ICON_PATH, ICON_SVG, SCRIPT_PATH, addressPage } from './pages/index.ts';
 import type { FacilitySky } from './texts.ts';
 
 const BROWSER = 'browser';
@@ -38,7 +42,9 @@ export function planBrowser(input: PlanInput): Plan[] {
     return fragment;
   };
   const piece = (fragment: Fragment, name: string, fill?: string) => textPiece(fragment, manyTextName(BROWSER, name), fill);
-  const plans: Plan[] = [planOf(STYLESHEET_PATH, [stylesheet()])];
+  const plans: Plan[] = [planOf(STYLESHEET_PATH, [stylesheet()]), planOf(SCRIPT_PATH, [siteScriptText()]), planOf(ICON_PATH, [ICON_SVG])];
+  const searched: Piece[] = [];
+  const listed: SearchSurvey[] = [];
   const surveys: Survey[] = [];
   const counts = new Map<DataRelease, ReleaseCounts>();
   const skies: { sky: FacilitySky; place: ReturnType<typeof pagePlace> }[] = [];
@@ -58,6 +64,7 @@ export function planBrowser(input: PlanInput): Plan[] {
           const kind: DataKind = section.dataType;
           tally(held, kind, fragment.counts);
           items.push(piece(fragment, ITEM_TEXT));
+          searched.push(piece(fragment, SEARCH_TEXT));
           // The file's pages, where its skeleton's names say.
           const name = (entry.data as { name: string }).name;
           const path = parentPath(place, kind, name);
@@ -87,12 +94,19 @@ export function planBrowser(input: PlanInput): Plan[] {
       });
       plans.push(planOf(pageFile(releasePath(place)), pieces));
     }
+    listed.push({
+      name: survey.data.name,
+      label: survey.data.pretty_name || survey.data.name,
+      releases: survey.releases.map((r) => ({ name: r.data.name, label: r.data.pretty_name || r.data.name })),
+    });
     const object = surveyObject(survey.data, surveyUrl(baseUrl, survey.data.id, null), releases) as unknown as Survey;
     surveys.push(object);
     plans.push(planOf(pageFile(surveyPath({ survey: object })), [surveyPage(object, { countsOf: (r) => countsOf(counts, r) })]));
   }
   const home = homePage(surveys, { countsOf: (r) => countsOf(counts, r), pictures: homePictures(skies), more: apiSection(archive) });
   plans.push(planOf(pageHref([]), [home]));
+  plans.push(planOf(pageFile(ADDRESS_PATH), [addressPage(listed)]));
+  plans.push(planOf(SEARCH_DATA_PATH, [searchHead(listed), ...searched, SEARCH_TAIL]));
   return plans;
 }
 

@@ -16,11 +16,14 @@ import { displayName, linkFrom } from './pages/html.ts';
 import { childPath, parentPath, releaseCrumbs } from './pages/places.ts';
 import { crumbItem } from './pages/shell.ts';
 import { itemSize, releaseItem } from './pages/survey.ts';
+import { searchEntry } from './search.ts';
 
 /** The name of a file's line on its release's page. */
 export const ITEM_TEXT = 'item';
 /** The name of the group's or facility's own page. */
 export const PAGE_TEXT = 'page';
+/** The name of the file's entry in the search data (search.ts). */
+export const SEARCH_TEXT = 'search';
 /** The name of an imaging facility's bands and regions as JSON, for the home page's pictures. */
 export const SKY_TEXT = 'sky';
 
@@ -139,6 +142,7 @@ export function browserTexts(api: ApiObject, unit: UnitPlace, kind: KindType): R
   }
   const dataKind = dataKindOf(kind);
   texts[ITEM_TEXT] = releaseItem(place, dataKind, api as unknown as CatalogueGroup, itemSize(dataKind, api));
+  texts[SEARCH_TEXT] = searchEntry(kind, api, unit);
   if (dataKind === 'imaging') texts[SKY_TEXT] = JSON.stringify(facilitySky(api as unknown as ImagingFacility, place));
   return texts;
 }

@@ -36,7 +36,7 @@ function columnRow(column: CatalogueColumn): string {
   const main = isMain(column) ? ' <span class="badge" title="The main column of its kind in this table (meta.main)">main</span>' : '';
   const pretty = column.pretty_name?.trim() ? `<div class="pretty">${escapeHtml(column.pretty_name)}</div>` : '';
   return (
-    `<tr id="${escapeHtml(id)}"${isMain(column) ? ' class="main"' : ''}>` +
+    `<tr id="${escapeHtml(id)}" data-name="${escapeHtml(column.name)}"${isMain(column) ? ' class="main"' : ''}>` +
     `<th scope="row"><code class="name">${escapeHtml(column.name)}</code>${main}` +
     `<a class="permalink" href="#${escapeHtml(id)}" aria-label="Link to column ${escapeHtml(column.name)}" title="Link to this column">#</a>${pretty}</th>` +
     `<td class="desc" data-label="Description">${descriptionHtml(column.description)}${documentationHtml(column)}</td>` +
@@ -62,7 +62,10 @@ export function tablePage(table: CatalogueTable, place: ParentPlace): string {
     (mains
       ? `<p class="note"><span class="badge">main</span> marks the table's main column of each kind (UCD word <code>meta.main</code>).</p>\n`
       : '') +
-    scrollTable(`Columns of ${table.name}`, ['Column', 'Description', 'UCD', 'Unit', 'Id'], table.columns.map(columnRow), 'columns');
+    scrollTable(`Columns of ${table.name}`, ['Column', 'Description', 'UCD', 'Unit', 'Id'], table.columns.map(columnRow), 'columns', {
+      // The table's address, which the page's script makes each column's deep link from.
+      'data-address': [place.survey.name, place.release.name, 'catalogues', place.parent.name, table.name].join('.'),
+    });
   return shell({
     path,
     title: displayName(table),

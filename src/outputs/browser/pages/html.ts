@@ -154,8 +154,18 @@ export function nodeFacts(node: Node, extra: readonly (readonly [string, string 
 }
 
 /** A table inside the wrapper that scrolls it sideways on narrow screens. */
-export function scrollTable(caption: string, head: readonly string[], rows: readonly string[], className = ''): string {
-  const cls = className ? ` class="${className}"` : '';
+export function scrollTable(
+  caption: string,
+  head: readonly string[],
+  rows: readonly string[],
+  className = '',
+  attributes: Record<string, string> = {},
+): string {
+  const cls =
+    (className ? ` class="${className}"` : '') +
+    Object.entries(attributes)
+      .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
+      .join('');
   return (
     `<div class="scroll" role="region" aria-label="${escapeHtml(caption)}" tabindex="0">\n<table${cls}>\n` +
     `<caption>${escapeHtml(caption)}</caption>\n` +

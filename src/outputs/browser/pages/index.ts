@@ -1,7 +1,8 @@
 // The schema browser's pages, rendered from the API's objects: pure functions, the same HTML for the
 // same objects. Curator HTML goes through the sanitiser; every other text is escaped.
 
-export { shell, CONTENT_SECURITY_POLICY, STYLESHEET_PATH, SITE_NAME } from './shell.ts';
+export { shell, CONTENT_SECURITY_POLICY, ICON_PATH, ICON_SVG, SCRIPT_PATH, STYLESHEET_PATH, SITE_NAME } from './shell.ts';
+export { addressPage, ADDRESS_PATH } from './address.ts';
 export type { Crumb, ShellOptions } from './shell.ts';
 export { stylesheet } from './style.ts';
 export { homePage, surveyPage, releasePage, releaseCounts, countsText } from './survey.ts';

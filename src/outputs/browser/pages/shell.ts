@@ -13,6 +13,18 @@ export const CONTENT_SECURITY_POLICY =
 /** The style sheet's file below the site's root. */
 export const STYLESHEET_PATH = 'browse/style.css';
 
+/** The script every page loads: search, deep links and copy-link buttons (client/site.ts). */
+export const SCRIPT_PATH = 'browse/site.js';
+
+/** The site's icon: a small picture of its own, so that no browser asks the site's root for one. */
+export const ICON_PATH = 'browse/icon.svg';
+
+/** The icon's picture: a catalogue's rows under a star. */
+export const ICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1f5fbf"/>' +
+  '<path d="M16 4l2.6 5.4 5.9.8-4.3 4.1 1 5.8-5.2-2.8-5.2 2.8 1-5.8-4.3-4.1 5.9-.8z" fill="#fff"/>' +
+  '<path d="M7 23h18M7 27h18" stroke="#fff" stroke-width="2" stroke-linecap="round"/></svg>\n';
+
 /** The site's name when none is given. */
 export const SITE_NAME = 'Archive schema';
 
@@ -51,7 +63,9 @@ export function shell(options: ShellOptions): string {
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(CONTENT_SECURITY_POLICY)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-${describe}<link rel="stylesheet" href="${root}${STYLESHEET_PATH}">
+${describe}<link rel="icon" href="${root}${ICON_PATH}" type="image/svg+xml">
+<link rel="stylesheet" href="${root}${STYLESHEET_PATH}">
+<script src="${root}${SCRIPT_PATH}" defer></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>

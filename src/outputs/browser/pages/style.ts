@@ -61,6 +61,24 @@ header.site{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1.5rem;padd
 .search{display:flex;align-items:center;gap:.5rem;margin-left:auto;flex:1 1 16rem;max-width:26rem}
 .search label{font-size:.875rem;color:var(--muted);white-space:nowrap}
 .search input{flex:1;min-width:0;font:inherit;padding:.35rem .6rem;border:1px solid var(--border);border-radius:6px;background:var(--bg);color:var(--text)}
+.search-panel{margin:0 max(1rem,calc((100% - 72rem)/2));padding:.75rem 1rem;border:1px solid var(--border);border-top:0;border-radius:0 0 8px 8px;background:var(--bg);box-shadow:0 6px 18px rgba(0,0,0,.12);max-height:70vh;overflow-y:auto}
+.search-filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;font-size:.875rem;color:var(--muted)}
+.search-filters select{font:inherit;color:var(--text);background:var(--bg);border:1px solid var(--border);border-radius:4px;padding:.15rem .3rem;margin-left:.25rem;max-width:14rem}
+.search-status{font-size:.875rem;color:var(--muted);margin:.5rem 0}
+.search-results{list-style:none;margin:0;padding:0}
+.search-results li+li{border-top:1px solid var(--border)}
+.search-results a{display:block;padding:.45rem .35rem;color:var(--text);text-decoration:none;overflow-wrap:anywhere}
+.search-results a:hover,.search-results a:focus-visible{background:var(--surface)}
+.search-results .name{font-weight:600;color:var(--link)}
+.search-results .type{font-size:.75rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}
+.search-results .where,.search-results .facts,.search-results .description{display:block;font-size:.85rem;color:var(--muted)}
+.search-results .facts{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.8rem}
+.search-results .description{display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
+.search-help{font-size:.8rem;color:var(--muted);margin:.5rem 0 0}
+button.copy-link{font:inherit;font-size:.75rem;padding:.05rem .4rem;margin-left:.25rem;border:1px solid var(--border);border-radius:4px;background:var(--surface);color:var(--muted);cursor:pointer}
+button.copy-link:hover{color:var(--text)}
+input.copy-field{display:block;width:100%;margin-top:.3rem;font:inherit;font-size:.75rem;padding:.15rem .3rem;border:1px solid var(--border);border-radius:4px;background:var(--bg);color:var(--text)}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 nav.crumbs{padding:.6rem max(1rem,calc((100% - 72rem)/2)) 0;font-size:.9rem;color:var(--muted)}
 nav.crumbs ol{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap}
 nav.crumbs li+li::before{content:"/";padding:0 .45rem;color:var(--muted)}
@@ -143,7 +161,7 @@ table.columns td.desc::before{content:none}
 table.columns td.ucd-cell::before{display:block}
 }
 @media print{
-header.site .search,.skip,.permalink{display:none}
+header.site .search,.search-panel,.skip,.permalink,button.copy-link{display:none}
 body{background:#fff;color:#000;font-size:11pt}
 a{color:#000}
 .scroll{overflow:visible;max-height:none;border:0}

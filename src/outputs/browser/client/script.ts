@@ -16,7 +16,7 @@ export function siteScriptText(): string {
     try {
       compiled = readFileSync(`${COMPILED_DIR}${COMPILED}`, 'utf8');
     } catch (error) {
-      throw new Error(`the browser's script is not compiled (${(error as Error).message}): run npm run compile`);
+      throw new Error(`the browser's script is not compiled (${(error as Error).message}): run npm run compile`, { cause: error });
     }
     const body = compiled.replace(/^\/\/# sourceMappingURL=.*$/m, '').trimEnd();
     if (!/^export function siteScript\(\)/m.test(body)) throw new Error(`lib/${COMPILED} does not hold the browser's script`);

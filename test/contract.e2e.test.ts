@@ -10,6 +10,7 @@ import { parseAllHeaders } from '@netlify/headers-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newAjv } from '../src/pipeline/ajv.ts';
 import { compressible, isBrowserFile } from '../src/hosting/routes.ts';
+import { surveyPath } from '../src/outputs/browser/pages/places.ts';
 import { CONTENT_SECURITY_POLICY } from '../src/outputs/browser/pages/shell.ts';
 import { PROJECT, SKIP_NGINX, cli, http, nginxSite, outputCount, serveSite, snapshotTree, testdir } from './helpers.ts';
 import type { HttpResult } from './helpers.ts';
@@ -396,6 +397,28 @@ describe.each(HOSTS)('on %s', (host) => {
         expect(r.body).toContain(`<b>GET</b> /api/schema/?data_type=${t}&amp;format=api</pre>`);
         expectLength(r);
       }
+    });
+
+    // A survey's page leads to the survey's page in the schema browser (places.ts puts it there);
+    // a listing's, and an error's, to the browser's home page.
+    test.each([
+      ['/api/schema/1/?format=api', 'alpha'],
+      ['/api/schema/1/?format=api&data_type=catalogues', 'alpha'],
+      ['/api/schema/7/?data_type=imaging&format=api', 'beta'],
+      ['/api/schema/3/?format=api', 'gamma'],
+      ['/api/schema/?data_type=imaging&format=api', undefined],
+      ['/api/schema/?format=api&data_type=spectra', undefined],
+      ['/api/schema/99/?format=api', undefined],
+      ['/api/schema/?data_type=bogus&format=api', undefined],
+    ])('%s links to the schema browser', async (target, survey) => {
+      const page = (await get(target)).body;
+      const links = [...page.matchAll(/<a href="([^"]*)">Schema browser<\/a>/g)].map((m) => m[1] ?? '');
+      const expected = survey === undefined ? '/' : `/${surveyPath({ survey: { name: survey, url: '', pretty_name: '' } }).join('/')}/`;
+      expect(links).toEqual([expected]);
+      const browser = await get(expected);
+      expect(browser.status).toBe(200);
+      expect(browser.body).toContain('<meta http-equiv="Content-Security-Policy"');
+      if (survey !== undefined) expect(browser.body).toContain(`href="../../api/schema/${/\/schema\/(\d+)\//.exec(target)?.[1]}/"`);
     });
 
     test('curator HTML in the data is shown as text, never as markup', async () => {

@@ -286,6 +286,11 @@ export const BROWSER_HOME = 'index.html';
  */
 export const BROWSER_PATHS = ['/', `/${BROWSER_HOME}`, `/${BROWSER_DIR}/*`] as const;
 
+/** A survey's page in the schema browser, from the site's root (browser/pages/places.ts, surveyPath). */
+export function browserSurveyPath(name: string): string {
+  return `/${BROWSER_DIR}/${encodeURIComponent(name)}/`;
+}
+
 /** Whether an output file (relative path) is one of the browser's: its home page or anything under browse/. */
 export function isBrowserFile(file: string): boolean {
   return file === BROWSER_HOME || file.startsWith(`${BROWSER_DIR}/`);

@@ -41,7 +41,9 @@ export function referenceFiles(archive: Archive, baseUrl: string): OutputFiles {
   for (const spec of items) {
     out.set(
       spec.path,
-      spec.format === 'api' ? renderBrowsable({ view: spec.view, status: 200, pretty: pageJson(spec.value) }) : encodeJson(spec.value),
+      spec.format === 'api'
+        ? renderBrowsable({ view: spec.view, status: 200, pretty: pageJson(spec.value), survey: spec.survey })
+        : encodeJson(spec.value),
     );
   }
   for (const [path, text] of fixedFiles()) out.set(path, text);

@@ -33,6 +33,8 @@ export interface Response {
   view: View;
   format: Format;
   value: unknown;
+  /** The survey a detail shows, by name (its browsable page links to the survey's page in the schema browser). */
+  survey?: string;
 }
 
 /** A release's head and its data of each type, built once and shared by every response showing it. */
@@ -90,7 +92,7 @@ export function* responses<T>(archive: Archive, itemOf: ItemOf<T>, baseUrl: stri
       if (dataType !== null && releases.length === 0) continue;
       for (const format of FORMATS) {
         const value = surveyObject(survey.data, surveyUrl(baseUrl, survey.data.id, format), releases);
-        yield { path: detailFile(survey.data.id, dataType, format), view: 'detail', format, value };
+        yield { path: detailFile(survey.data.id, dataType, format), view: 'detail', format, value, survey: survey.data.name };
       }
     }
   }

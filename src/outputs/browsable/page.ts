@@ -3,7 +3,7 @@
 // links. It imports only from src/ and web-standard APIs: the edge function renders error pages,
 // and fills in the request of pages written as files, with it too.
 
-import { CONTENT_TYPES, DATA_TYPES, DOCUMENTS, HEADERS, VIEWS, requestTarget } from '../../hosting/routes.ts';
+import { CONTENT_TYPES, DATA_TYPES, DOCUMENTS, HEADERS, VIEWS, browserSurveyPath, requestTarget } from '../../hosting/routes.ts';
 import type { View } from '../../hosting/routes.ts';
 
 export const STATUS_TEXT: Record<number, string> = {
@@ -20,6 +20,11 @@ export interface BrowsablePage {
   status: number;
   /** The response body as JSON indented for reading (pageJson). */
   pretty: string;
+  /**
+   * The survey a detail page shows, by name: the page links to the survey's page in the schema
+   * browser. Without one (a listing, an error) it links to the browser's home page.
+   */
+  survey?: string;
 }
 
 /**
@@ -151,7 +156,7 @@ export function browsableFrame(page: Omit<BrowsablePage, 'pretty'>): [string, st
 <style>${STYLE}</style>
 </head>
 <body>
-<header>archive-schema API <nav>${NAV}</nav></header>
+<header>archive-schema API <nav><a href="${escapeHtml(browserLink(page.survey))}">Schema browser</a> · ${NAV}</nav></header>
 <main>
 ${request}
 <pre class="response"><span class="meta"><b>${statusLine}</b>
@@ -165,6 +170,11 @@ ${BODY}</pre>
 }
 
 const BODY = '\u0000body\u0000';
+
+/** The schema browser's page of what a page shows: its survey's, or its home page at the site's root. */
+export function browserLink(survey: string | undefined): string {
+  return survey === undefined ? '/' : browserSurveyPath(survey);
+}
 
 /** Where a reader goes from any page: the documents named for the navigation. */
 const NAV = DOCUMENTS.flatMap((d) => (d.nav ? [`<a href="${escapeHtml(d.path)}">${escapeHtml(d.nav)}</a>`] : [])).join(' · ');

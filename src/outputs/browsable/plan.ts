@@ -14,7 +14,7 @@ export function planBrowsable({ archive, fragments, baseUrl }: PlanInput): Plan[
   const plans: Plan[] = [];
   for (const response of responses(archive, (_kind, entry) => placeholders.for(entry.file.relative), baseUrl)) {
     if (response.format !== 'api') continue;
-    const [head, tail] = browsableFrame({ view: response.view, status: 200 });
+    const [head, tail] = browsableFrame({ view: response.view, status: 200, survey: response.survey });
     // The same escaping and linking the reference applies to the whole text, applied to the parts
     // between placeholders: neither ever reaches across a string's quotes.
     const parts = placeholders.split(linkedJson(pageJson(response.value)), placeholders.count(response.value));

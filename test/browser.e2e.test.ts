@@ -1,0 +1,457 @@
+// The schema browser's pages in a real browser (Debian's Chromium, test/browser.ts): a small archive
+// built in a temporary folder and served by `serve`, and the same pages opened as files, as from
+// the offline download. Each kind of page loads with no error and asks nothing of another origin;
+// the sky map has one linked mark per imaging region and the band chart one per band, counted from
+// the metadata; a table's page lists its columns in the metadata's order, its main ones marked;
+// axe-core finds nothing serious in light or dark; nothing scrolls sideways on a phone; and curator
+// text full of script leaves none in the page, nor runs any when its links are clicked.
+
+import type { ChildProcess } from 'node:child_process';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { load } from 'js-yaml';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { axeViolations, useBrowser } from './browser.ts';
+import type { WatchedPage } from './browser.ts';
+import { cli, serveSite, testdir } from './helpers.ts';
+import { tan } from './sky-fixture.ts';
+
+// ---- The archive --------------------------------------------------------------------------------------------
+
+/** Markup that would run script if a page let it through, in every place curators write HTML. */
+const ATTACKS = [
+  '<script>window.__pwned=1</script>',
+  '<img src=x onerror="window.__pwned=1">',
+  '<a href="javascript:window.__pwned=1">x</a>',
+  '<svg onload="window.__pwned=1"><circle r="4"/></svg>',
+  '<a href="&#106;ava&#x73;cript:window.__pwned=1">x</a>',
+  '<a href=" JaVaScRiPt:window.__pwned=1">x</a>',
+  '<iframe src="javascript:window.top.__pwned=1"></iframe>',
+  '<details open ontoggle="window.__pwned=1"><summary>s</summary></details>',
+  '<p onclick="window.__pwned=1" style="background:url(javascript:window.__pwned=1)">p</p>',
+].join(' ');
+
+/** The text of a field: plain curator HTML, or with every attack in it. */
+type Writer = (where: string) => string;
+const plain: Writer = (where) => `<p>The <em>${where}</em>, described.</p>`;
+const hostile: Writer = (where) => `${where} ${ATTACKS}`;
+
+const DATES = { created: '2018-01-01T00:00:00Z', updated: '2018-01-02T00:00:00Z' };
+
+/** A FITS header as the metadata writes it. */
+function fits(header: ReturnType<typeof tan>): Record<string, unknown[]> {
+  return Object.fromEntries(Object.entries(header).map(([k, v]) => [k, [...v]]));
+}
+
+/**
+ * The archive, over the fixture's (test/fixtures/archive): alpha/dr2 gets a catalogue group whose
+ * table has columns of every sort of name, an imaging facility of three bands with footprints and
+ * points, an IFS and a spectra facility; beta's HSC gets a region. YAML is written as JSON.
+ */
+function archive(text: Writer, names: Writer = (n) => n): Record<string, string> {
+  const node = (where: string) => ({ description: text(`${where} description`), documentation: text(`${where} documentation`) });
+  const region = (id: number, name: string, ra: number, dec: number, footprint: boolean) => ({
+    id,
+    name: names(name),
+    ...node(`region ${name}`),
+    file_name: `${name}.fits`,
+    ra_c: String(ra),
+    dec_c: String(dec),
+    unit: 'deg',
+    frame: 'icrs',
+    equinox: 'j2000',
+    fits_header: footprint ? fits(tan(ra, dec, 4, 2)) : { SIMPLE: [true, 'conforms to FITS standard'], NAXIS: [0, ''] },
+  });
+  const column = (id: number, name: string, ucd: string, unit?: string) => ({
+    id,
+    name,
+    pretty_name: names(`Column ${name}`),
+    ...node(`column ${name}`),
+    ucd,
+    unit,
+  });
+  const product = (id: number, name: string, type: 'cube' | 'map' | 'spectrum') => ({
+    id,
+    name,
+    ...node(`product ${name}`),
+    product_type: type,
+    arm: 'blue',
+    wave_min_ang: 3750,
+    wave_max_ang: 5750,
+    resolving_power: 1800,
+    dimensions: { cube: [50, 50, 2048], map: [50, 50], spectrum: [5150] }[type],
+    flux_unit: '1e-16erg/(s.cm**2.Angstrom)',
+    extensions: [{ name: 'PRIMARY', holds: 'Flux' }],
+  });
+  const files = {
+    'alpha/survey.yaml': {
+      id: 1,
+      name: 'alpha',
+      pretty_name: 'Alpha',
+      title: names('Alpha Test Survey'),
+      description: text('survey description'),
+      pi: names('Ada Lovelace'),
+      contact: { name: 'Alpha Team', email: 'alpha-team@example.org' },
+      website: 'https://alpha.example.org/',
+      active: true,
+    },
+    'alpha/dr2/catalogues/Photometry.yaml': {
+      id: 22,
+      name: 'Photometry',
+      pretty_name: names('Photometric catalogues'),
+      ...node('group'),
+      ...DATES,
+      tables: [
+        {
+          id: 202,
+          name: 'MagPhot',
+          ...node('table'),
+          columns: [
+            column(2020, 'CATAID', 'meta.id;meta.main', '-'),
+            column(2021, 'RA', 'pos.eq.ra;meta.main', 'deg'),
+            column(2022, 'DEC', 'pos.eq.dec;meta.main', 'deg'),
+            column(2023, 'mag r', 'phot.mag;em.opt.R', 'mag'),
+            column(2024, 'flux/err', 'stat.error;phot.flux', 'Jy'),
+            column(2025, 'ünïcode_ÅNGSTRÖM', 'em.wl', 'Angstrom'),
+            column(2026, 'a%20b#c?d', '-', 'None'),
+            column(2027, 'Z', 'src.redshift'),
+          ],
+        },
+      ],
+    },
+    'alpha/dr2/imaging/VST.yaml': {
+      id: 30,
+      name: 'VST',
+      pretty_name: names('VLT Survey Telescope'),
+      ...node('facility'),
+      ...DATES,
+      bands: [
+        {
+          id: 300,
+          name: 'g',
+          ...node('band g'),
+          central_wave_ang: 4770,
+          regions: [region(3000, 'G09', 135, -0.5, true), region(3001, 'G12', 180, -0.5, false)],
+        },
+        {
+          id: 301,
+          name: 'r',
+          ...node('band r'),
+          central_wave_ang: 6231,
+          regions: [region(3002, 'G09', 135, -0.5, true), region(3003, 'G15', 217.5, 0, true)],
+        },
+        { id: 302, name: 'i', central_wave_ang: 7625, regions: [] },
+      ],
+    },
+    'beta/dr1/imaging/HSC.yaml': {
+      id: 31,
+      name: 'HSC',
+      ...DATES,
+      bands: [
+        { id: 310, name: 'i', central_wave_ang: 7727, regions: [region(3010, 'XMM-LSS', 35.5, -4.8, false)] },
+        { id: 311, name: 'z', central_wave_ang: 8908, regions: [] },
+      ],
+    },
+    'alpha/dr2/ifs/sami.yaml': {
+      id: 4,
+      name: 'sami',
+      pretty_name: names('SAMI'),
+      ...node('IFS facility'),
+      ...DATES,
+      products: [product(11, 'cube_blue', 'cube'), product(12, 'stelkin_velocity', 'map')],
+    },
+    'alpha/dr2/spectra/aaomega.yaml': {
+      id: 7,
+      name: 'aaomega',
+      pretty_name: names('AAOmega'),
+      ...node('spectra facility'),
+      ...DATES,
+      products: [product(21, 'spectrum', 'spectrum')],
+    },
+  };
+  return Object.fromEntries(Object.entries(files).map(([file, content]) => [file, `${JSON.stringify(content, null, 2)}\n`]));
+}
+
+/** The pages under test, below the site's root. */
+const PAGES = {
+  home: 'index.html',
+  survey: 'browse/alpha/index.html',
+  release: 'browse/alpha/dr2/index.html',
+  group: 'browse/alpha/dr2/catalogues/Photometry/index.html',
+  table: 'browse/alpha/dr2/catalogues/Photometry/MagPhot/index.html',
+  facility: 'browse/alpha/dr2/imaging/VST/index.html',
+  band: 'browse/alpha/dr2/imaging/VST/r/index.html',
+  ifs: 'browse/alpha/dr2/ifs/sami/index.html',
+  spectra: 'browse/alpha/dr2/spectra/aaomega/index.html',
+} as const;
+const PAGE_LIST = Object.entries(PAGES);
+
+interface Site {
+  /** The project: metadata/ and dist/. */
+  dir: string;
+  dist: string;
+  /** Where `serve` serves dist/. */
+  origin: string;
+}
+
+const servers: ChildProcess[] = [];
+
+/** The archive of `files` built in a temporary folder, and served. */
+async function site(files: Record<string, string>): Promise<Site> {
+  const dir = await testdir(files);
+  const built = await cli(['build'], dir);
+  expect(built.code, built.stderr).toBe(0);
+  const dist = path.join(dir, 'dist');
+  const { origin, server } = await serveSite(dist);
+  servers.push(server);
+  return { dir, dist, origin };
+}
+
+/** The imaging facilities of a project's metadata, as their files hold them. */
+async function imagingOf(dir: string): Promise<{ file: string; name: string; bands: { name: string; regions: { id: number }[] }[] }[]> {
+  const metadata = path.join(dir, 'metadata');
+  const files = (await readdir(metadata, { recursive: true })).filter((f) => /^[^/]+\/[^/]+\/imaging\/[^/]+\.yaml$/.test(f)).sort();
+  return Promise.all(
+    files.map(async (file) => ({ file, ...(load(await readFile(path.join(metadata, file), 'utf8')) as { name: string; bands: [] }) })),
+  );
+}
+
+let normal: Site;
+let attacked: Site;
+
+beforeAll(async () => {
+  normal = await site(archive(plain));
+  attacked = await site(archive(hostile, (name) => `${name} <script>window.__pwned=1</script>`));
+});
+
+afterAll(() => {
+  for (const server of servers) server.kill('SIGTERM');
+});
+
+const browser = useBrowser();
+
+/** Nothing went wrong on the page, and it asked only for addresses starting with `own`. */
+function expectClean(watched: WatchedPage, own: string): void {
+  expect(watched.pageErrors, 'page errors').toEqual([]);
+  expect(watched.consoleErrors, 'console errors').toEqual([]);
+  expect(watched.failures, 'failed requests').toEqual([]);
+  expect(watched.dialogs, 'dialogs').toEqual([]);
+  expect(watched.requests.length).toBeGreaterThan(0);
+  expect(
+    watched.requests.filter((url) => !url.startsWith(own)),
+    'requests elsewhere',
+  ).toEqual([]);
+}
+
+// ---- Loading -----------------------------------------------------------------------------------------------
+
+// Each test has a page of its own: the tests of a group run at once, in tabs of the one browser.
+
+describe.concurrent.each([
+  ['served', () => `${normal.origin}/`],
+  ['opened as files', () => `${pathToFileURL(normal.dist).href}/`],
+])('%s', (_how, base) => {
+  test.each(PAGE_LIST)('the %s page loads with no error and nothing from elsewhere', (_name, page) =>
+    browser.page({}, async (watched) => {
+      const response = await watched.goto(base() + page);
+      expect(response?.status()).toBe(200);
+      expectClean(watched, base());
+      // Its style sheet applied: the header is laid out as a row.
+      expect(await watched.page.$eval('header.site', (e) => getComputedStyle(e).display)).toBe('flex');
+    }),
+  );
+});
+
+// ---- Pictures ----------------------------------------------------------------------------------------------
+
+/** The sky map's region marks and the band chart's band marks on a page: each mark's key, link and label. */
+function marks(watched: WatchedPage) {
+  return watched.page.evaluate(() => {
+    const of = (kind: string, attribute: string) =>
+      [...document.querySelectorAll(`svg.pic-${kind} [${attribute}]`)].map((mark) => {
+        const link = mark.closest('a');
+        return {
+          key: mark.getAttribute(attribute) ?? '',
+          href: link ? new URL(link.getAttribute('href') ?? '', document.baseURI).href : null,
+          label: link?.querySelector('text')?.textContent ?? null,
+        };
+      });
+    const links = (kind: string) => document.querySelectorAll(`svg.pic-${kind} a`).length;
+    return {
+      regions: of('sky', 'data-region'),
+      bands: of('bands', 'data-band'),
+      regionLinks: links('sky'),
+      bandLinks: links('bands'),
+      pictures: [document.querySelectorAll('svg.pic-sky').length, document.querySelectorAll('svg.pic-bands').length],
+    };
+  });
+}
+
+/** A mark's link leads to a page of the site, and to the element its fragment names there. */
+async function expectTarget(href: string | null): Promise<void> {
+  expect(href).not.toBeNull();
+  const url = new URL(href ?? '');
+  const html = await readFile(path.join(normal.dist, decodeURIComponent(url.pathname)), 'utf8');
+  if (url.hash) expect(html, href ?? '').toContain(`id="${url.hash.slice(1)}"`);
+}
+
+describe.concurrent('pictures', () => {
+  test.each([
+    ['the home page', PAGES.home, () => true],
+    ['an imaging facility’s page', PAGES.facility, (file: string) => file === 'alpha/dr2/imaging/VST.yaml'],
+  ])('%s maps each of its imaging regions and charts each of its bands, as links', (_name, page, shown) =>
+    browser.page({}, async (watched) => {
+      const facilities = (await imagingOf(normal.dir)).filter((f) => shown(f.file));
+      const regions = facilities.flatMap((f) => f.bands.flatMap((b) => b.regions.map((r) => String(r.id))));
+      const bands = facilities.flatMap((f) => f.bands.map((b) => b.name));
+      expect(regions.length).toBeGreaterThan(1);
+
+      await watched.goto(`${normal.origin}/${page}`);
+      const found = await marks(watched);
+      expect(found.pictures).toEqual([1, 1]);
+      expect(found.regions.map((m) => m.key).sort()).toEqual([...regions].sort());
+      expect(found.regionLinks).toBe(regions.length);
+      expect(found.bands.map((m) => m.label).sort()).toEqual([...bands].sort());
+      expect(found.bandLinks).toBe(bands.length);
+      for (const mark of [...found.regions, ...found.bands]) await expectTarget(mark.href);
+    }),
+  );
+});
+
+// ---- A table's columns -------------------------------------------------------------------------------------
+
+test('a table’s page lists every column in the metadata’s order, its main columns marked', () =>
+  browser.page({}, async (watched) => {
+    const group = load(await readFile(path.join(normal.dir, 'metadata/alpha/dr2/catalogues/Photometry.yaml'), 'utf8')) as {
+      tables: { name: string; columns: { name: string; ucd: string }[] }[];
+    };
+    const columns = group.tables[0]?.columns ?? [];
+    const isMain = (ucd: string) => ucd.split(';').some((word) => word.trim().toLowerCase() === 'meta.main');
+    expect(columns.filter((c) => isMain(c.ucd)).length).toBeGreaterThan(0);
+    expect(columns.filter((c) => !isMain(c.ucd)).length).toBeGreaterThan(0);
+
+    await watched.goto(`${normal.origin}/${PAGES.table}`);
+    const rows = await watched.page.$$eval('table.columns tbody tr', (trs) =>
+      trs.map((tr) => ({
+        id: tr.id,
+        name: tr.querySelector('th code.name')?.textContent,
+        main: tr.classList.contains('main'),
+        badge: tr.querySelector('th .badge')?.textContent ?? null,
+        // The row is found by its own link's fragment, as written (the browser looks it up so first).
+        linked: document.getElementById(tr.querySelector('a.permalink')?.getAttribute('href')?.slice(1) ?? '') === tr,
+      })),
+    );
+    expect(rows).toEqual(
+      columns.map((c) => ({
+        id: `col-${encodeURIComponent(c.name)}`,
+        name: c.name,
+        main: isMain(c.ucd),
+        badge: isMain(c.ucd) ? 'main' : null,
+        linked: true,
+      })),
+    );
+  }));
+
+// ---- Accessibility -----------------------------------------------------------------------------------------
+
+/** The search box and its panel: the site's script builds them, and its own tests check them. */
+const SEARCH = ['header.site .search', '.search-panel'];
+
+/**
+ * Violations known and left for now, each on the elements named. The pictures are `role="img"`,
+ * whose children are presentational, yet their marks are links: a screen reader does not reach
+ * them (the band table and the band pages list the same). Taken out once the pictures are a
+ * `role="group"` (pictures/svg.ts, svgOpen).
+ */
+const KNOWN: { id: string; target: RegExp }[] = [{ id: 'nested-interactive', target: /^\.pic-(?:sky|bands)$/ }];
+
+describe.concurrent('axe-core', () => {
+  test.each(PAGE_LIST)('the %s page has no serious or critical violation, light or dark', (_name, page) =>
+    browser.page({ bypassCsp: true }, async (watched) => {
+      await watched.goto(`${normal.origin}/${page}`);
+      for (const scheme of ['light', 'dark'] as const) {
+        await watched.page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+        expect(await watched.page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
+        const violations = await axeViolations(watched.page, { exclude: SEARCH });
+        const found = violations.flatMap((v) =>
+          v.nodes
+            .filter((n) => !KNOWN.some((k) => k.id === v.id && k.target.test(n.target)))
+            .map((n) => `${scheme}: ${v.id} (${v.impact}) ${n.target}: ${n.summary}`),
+        );
+        expect(found).toEqual([]);
+      }
+    }),
+  );
+});
+
+// ---- Narrow screens ----------------------------------------------------------------------------------------
+
+describe.concurrent('390 px wide', () => {
+  test.each(PAGE_LIST)('the %s page does not scroll sideways', (_name, page) =>
+    browser.page({ width: 390 }, async (watched) => {
+      await watched.goto(`${normal.origin}/${page}`);
+      const { scrollWidth, clientWidth, overflowing } = await watched.page.evaluate(() => {
+        const root = document.scrollingElement ?? document.documentElement;
+        const width = root.clientWidth;
+        // What reaches past the right edge outside the wrappers that scroll tables sideways: the culprits.
+        const overflowing = [...document.body.querySelectorAll('*')]
+          .filter((e) => !e.closest('.scroll') && e.getBoundingClientRect().right > width + 0.5)
+          .map(
+            (e) =>
+              `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${typeof e.className === 'string' && e.className ? `.${e.className}` : ''}`,
+          );
+        return { scrollWidth: root.scrollWidth, clientWidth: width, overflowing };
+      });
+      expect(clientWidth).toBe(390);
+      expect(scrollWidth, overflowing.join(', ')).toBeLessThanOrEqual(clientWidth);
+    }),
+  );
+});
+
+// ---- Hostile curator text ----------------------------------------------------------------------------------
+
+describe.concurrent.each([
+  ['with the pages’ security policy', false],
+  // The sanitiser alone must hold: the policy is the second line, not the only one.
+  ['without the pages’ security policy', true],
+])('curator script, %s', (_how, bypassCsp) => {
+  test.each(PAGE_LIST)('the %s page holds none and runs none, its links clicked', (_name, page) =>
+    browser.page({ bypassCsp }, async (watched) => {
+      await watched.goto(`${attacked.origin}/${page}`);
+      // The attacks reached the page: as text in the names, which are escaped.
+      expect(await watched.page.evaluate(() => document.body.textContent)).toContain('<script>window.__pwned=1</script>');
+
+      const found = await watched.page.evaluate(() => {
+        const urls = ['href', 'xlink:href', 'src', 'srcdoc', 'action', 'formaction', 'data', 'style'];
+        const bad: string[] = [];
+        for (const e of document.querySelectorAll('*')) {
+          const tag = e.tagName.toLowerCase();
+          for (const name of e.getAttributeNames()) {
+            const value = e.getAttribute(name) ?? '';
+            if (/^on/i.test(name)) bad.push(`${tag} ${name}`);
+            if (urls.includes(name) && /javascript:/i.test(value)) bad.push(`${tag} ${name}="${value}"`);
+          }
+          if (['img', 'iframe', 'object', 'embed', 'form'].includes(tag)) bad.push(tag);
+          // The page's own scripts only: from the site, never inline.
+          if (tag === 'script' && !/^(?:\.\.\/)*browse\/[^/]+\.js$/.test(e.getAttribute('src') ?? '')) bad.push(`script ${e.outerHTML}`);
+          if (tag === 'svg' && !e.closest('figure.picture')) bad.push('svg outside a picture');
+        }
+        return bad;
+      });
+      expect(found).toEqual([]);
+
+      // The curator's links (their text "x") are clicked; the site's own lead to other pages.
+      const clicked = await watched.page.$$eval('main a', (links) => {
+        const curators = links.filter((a) => a.textContent === 'x');
+        for (const a of curators) a.click();
+        return curators.length;
+      });
+      expect(clicked, 'no curator link to click').toBeGreaterThan(0);
+      expect(watched.page.url()).toBe(`${attacked.origin}/${page}`);
+      expect(await watched.page.evaluate(() => typeof (window as { __pwned?: unknown }).__pwned)).toBe('undefined');
+      expect(watched.pageErrors).toEqual([]);
+      expect(watched.dialogs).toEqual([]);
+    }),
+  );
+});

@@ -99,9 +99,9 @@ export function day(timestamp: string): string {
 }
 
 /**
- * A UCD with each word explained from the UCD1+ vocabulary: the word in an `<abbr>` whose title is
- * its description (hover), and the same descriptions as a small list under it (touch screens, print,
- * screen readers). `-` is an undefined UCD; a word the vocabulary does not list is shown as written.
+ * A UCD with each word explained from the UCD1+ vocabulary, in a small list under it that every
+ * reader sees (touch screens, print and screen readers too). `-` is an undefined UCD; a word the
+ * vocabulary does not list is shown as written.
  */
 export function ucdHtml(ucd: string): string {
   // A table's columns share a few UCDs: each is explained once per thread.
@@ -124,9 +124,8 @@ function explainUcd(ucd: string): string {
     const entry = words.get(bare.trim().toLowerCase());
     return { raw, description: entry?.description };
   });
-  const code = parts
-    .map((p) => (p.description ? `<abbr title="${escapeHtml(p.description)}">${escapeHtml(p.raw)}</abbr>` : escapeHtml(p.raw)))
-    .join(';<wbr>');
+  // Each word's description once (hover titles as well would double a table page's weight).
+  const code = parts.map((p) => escapeHtml(p.raw)).join(';<wbr>');
   const explained = parts.filter((p) => p.description);
   const list = explained.length
     ? `<dl class="ucd-words">${explained.map((p) => `<dt>${escapeHtml(p.raw)}</dt><dd>${escapeHtml(p.description ?? '')}</dd>`).join('')}</dl>`

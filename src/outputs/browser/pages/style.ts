@@ -118,11 +118,11 @@ code.name{font-size:.95em}
 .pretty{font-size:.85rem;color:var(--muted);white-space:normal}
 .permalink{margin-left:.35rem;color:var(--muted);text-decoration:none;opacity:.35}
 tr:hover .permalink,article:hover .permalink,.permalink:focus-visible{opacity:1}
+@media (hover:none){.permalink{opacity:1}}
 tr:target{background:var(--target);scroll-margin-top:3rem}
 tr:target th[scope=row]{box-shadow:inset 4px 0 0 var(--accent)}
 article:target{outline:3px solid var(--accent)}
 code.ucd{overflow-wrap:anywhere;white-space:normal}
-abbr[title]{text-decoration:underline dotted;cursor:help}
 dl.ucd-words{margin:.3rem 0 0;font-size:.78rem;color:var(--muted);line-height:1.35}
 dl.ucd-words dt{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;display:inline}
 dl.ucd-words dt::after{content:": "}

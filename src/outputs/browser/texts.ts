@@ -93,7 +93,14 @@ export function unitPages(kind: KindType, api: ApiObject, place: ReleasePlace): 
     };
     return [
       { path, name: PAGE_TEXT, html: facilityPage(facility, place, pictures) },
-      ...facility.bands.map((b) => ({ path: childPath(inner, dataKind, b.name), name: childText(b.name), html: bandPage(b, inner) })),
+      ...facility.bands.map((b) => {
+        const at = childPath(inner, dataKind, b.name);
+        // The band's own regions, each mark leading to its card on the same page.
+        const regions = sky.regions.filter((r) => r.band === b.name);
+        const map =
+          regions.length > 0 ? skyMap(regions, { href: (region) => `#${regionId(region.name)}`, facilities: [facility.name] }) : undefined;
+        return { path: at, name: childText(b.name), html: bandPage(b, inner, map === undefined ? {} : { skyMap: map }) };
+      }),
     ];
   }
   const facility = api as unknown as ProductFacility;

@@ -111,7 +111,7 @@ function regionCard(region: ImagingRegion): string {
 }
 
 /** A band's page: its regions as cards. `place.parent` is the band's facility. */
-export function bandPage(band: ImagingBand, place: ParentPlace): string {
+export function bandPage(band: ImagingBand, place: ParentPlace, pictures: Pick<FacilityPictures, 'skyMap'> = {}): string {
   const path = childPath(place, 'imaging', band.name);
   const body =
     `<div class="lead">${descriptionHtml(band.description)}</div>\n` +
@@ -121,6 +121,7 @@ export function bandPage(band: ImagingBand, place: ParentPlace): string {
       ['Central wavelength', escapeHtml(wavelengthLabel(band.central_wave_ang))],
       ['Regions', count(band.regions.length)],
     ]) +
+    figure(pictures.skyMap, `Where the regions of ${displayName(band)} lie on the sky.`) +
     `<h2>Regions</h2>\n<div class="cards">\n${band.regions.map(regionCard).join('\n')}\n</div>\n`;
   return shell({
     path,

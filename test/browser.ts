@@ -119,8 +119,8 @@ export interface AxeViolation {
   id: string;
   impact: string | null;
   help: string;
-  /** Each element's selector (axe-core's target) and what is wrong with it. */
-  nodes: { target: string; summary: string }[];
+  /** Each element: its selector (axe-core's target), the start of its markup, and what is wrong with it. */
+  nodes: { target: string; html: string; summary: string }[];
 }
 
 /**
@@ -141,7 +141,7 @@ export async function axeViolations(
       id: string;
       impact: string | null;
       help: string;
-      nodes: { target: unknown[]; failureSummary?: string }[];
+      nodes: { target: unknown[]; html: string; failureSummary?: string }[];
     }[];
   }, options.exclude ?? []);
   return found
@@ -152,6 +152,7 @@ export async function axeViolations(
       help: v.help,
       nodes: v.nodes.map((n) => ({
         target: n.target.map(String).join(' '),
+        html: n.html,
         summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').trim(),
       })),
     }));

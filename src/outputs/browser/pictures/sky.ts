@@ -154,12 +154,13 @@ export function skyMap(regions: readonly SkyRegion[], options: SkyMapOptions = {
   const legendTop = TOP + MAP_HEIGHT + 30;
   const legend = legendOf(shown, counts, facilityIndex, unplaced, legendTop);
   const height = legendTop + legend.height;
-  const sphere = draw({ type: 'Sphere' }).d;
+  const frame = frameOf(projectionName, centre, projection, draw);
+  const sphere = frame.sphere;
   const description = descriptionOf(options.description, marks.length, unplaced, shown, counts, projectionName, centre);
 
   let out = svgOpen(WIDTH, height, 'sky', options.title ?? 'Imaging regions on the sky', description);
   out += `<path class="pic-sphere" fill="#f6f8fb" d="${sphere}"/>`;
-  out += `<path class="pic-grid" fill="none" stroke="#c9ced6" stroke-width=".7" d="${draw(grid(centre)).d}"/>`;
+  out += `<path class="pic-grid" fill="none" stroke="#c9ced6" stroke-width=".7" d="${frame.grid}"/>`;
   out += `<g class="pic-marks" stroke-width="1" stroke-linejoin="round">`;
   let open: number | undefined;
   let layer = 0;
@@ -178,9 +179,33 @@ export function skyMap(regions: readonly SkyRegion[], options: SkyMapOptions = {
   out += `<path class="pic-outline" fill="none" stroke="#7d8591" stroke-width="1.2" d="${sphere}"/>`;
   // The labels go over the marks, which hide them least there: a region under a label shows through
   // its translucent halo, and the labels let the pointer through to the links beneath.
-  out += gridLabels(projection, centre);
+  out += frame.labels;
   out += legend.svg;
   return `${out}</svg>\n`;
+}
+
+/** The sphere's outline, the grid and its labels: the same on every map of a projection and centre. */
+interface Frame {
+  sphere: string;
+  grid: string;
+  labels: string;
+}
+
+const FRAMES = new Map<string, Frame>();
+
+function frameOf(
+  projectionName: string,
+  centre: number,
+  projection: GeoProjection,
+  draw: (object: Parameters<ReturnType<typeof geoPath>>[0]) => { d: string; extent: number },
+): Frame {
+  const key = `${projectionName} ${centre}`;
+  let frame = FRAMES.get(key);
+  if (!frame) {
+    frame = { sphere: draw({ type: 'Sphere' }).d, grid: draw(grid(centre)).d, labels: gridLabels(projection, centre) };
+    FRAMES.set(key, frame);
+  }
+  return frame;
 }
 
 function markOf(

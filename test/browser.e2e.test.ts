@@ -359,20 +359,6 @@ test('a table’s page lists every column in the metadata’s order, its main co
 
 // ---- Accessibility -----------------------------------------------------------------------------------------
 
-/**
- * What the site's script (client/site.ts) builds or drives: the search box and its panel, the
- * copy-link buttons and their fields. Its own tests check them.
- */
-const SCRIPTED = ['header.site .search', '.search-panel', 'button.copy-link', 'input.copy-field'];
-
-/**
- * Violations known and left for now, each on the elements named. The pictures are `role="img"`,
- * whose children are presentational, yet their marks are links: a screen reader does not reach
- * them (the band table and the band pages list the same). Taken out once the pictures are a
- * `role="group"` (pictures/svg.ts, svgOpen).
- */
-const KNOWN: { id: string; html: RegExp }[] = [{ id: 'nested-interactive', html: /^<svg [^>]*\bclass="pic pic-(?:sky|bands)"/ }];
-
 describe.concurrent('axe-core', () => {
   test.each(PAGE_LIST)('the %s page has no serious or critical violation, light or dark', (_name, page) =>
     browser.page({ bypassCsp: true }, async (watched) => {
@@ -380,13 +366,16 @@ describe.concurrent('axe-core', () => {
       for (const scheme of ['light', 'dark'] as const) {
         await watched.page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
         expect(await watched.page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
-        const violations = await axeViolations(watched.page, { exclude: SCRIPTED });
-        const found = violations.flatMap((v) =>
-          v.nodes
-            .filter((n) => !KNOWN.some((k) => k.id === v.id && k.html.test(n.html)))
-            .map((n) => `${scheme}: ${v.id} (${v.impact}) ${n.target}: ${n.summary}`),
-        );
+        // The search panel open and showing results, as a visitor sees it, and every copy-link button.
+        await watched.page.focus('#search');
+        await watched.page.type('#search', 'a');
+        await watched.page.waitForFunction(() => /found/i.test(document.getElementById('search-status')?.textContent ?? ''));
+        const violations = await axeViolations(watched.page);
+        const found = violations.flatMap((v) => v.nodes.map((n) => `${scheme}: ${v.id} (${v.impact}) ${n.target}: ${n.summary}`));
         expect(found).toEqual([]);
+        await watched.page.evaluate(() => {
+          (document.getElementById('search') as HTMLInputElement).value = '';
+        });
       }
     }),
   );

@@ -261,7 +261,7 @@ describe('the sky map', () => {
   test('the map is an accessible image that scales: role, name, description, a viewBox and no size', () => {
     const root = parseSvg(skyMap([region('1')], { title: 'Imaging of GAMA DR3', description: 'Where GAMA imaged.' }));
     expect(root.tag).toBe('svg');
-    expect(root.attrs).toMatchObject({ role: 'img', 'aria-label': 'Imaging of GAMA DR3', xmlns: 'http://www.w3.org/2000/svg' });
+    expect(root.attrs).toMatchObject({ role: 'group', 'aria-label': 'Imaging of GAMA DR3', xmlns: 'http://www.w3.org/2000/svg' });
     expect(root.attrs.viewBox).toMatch(/^0 0 960 \d+(\.\d)?$/);
     expect(root.attrs).not.toHaveProperty('width');
     expect(root.attrs).not.toHaveProperty('height');
@@ -483,7 +483,7 @@ describe('the band chart', () => {
     ];
     const svg = bandChart(hostileFacilities, { href: () => '/b?x=1&y="2"', title: 'Bands <of> "A"' });
     const root = parseSvg(svg);
-    expect(root.attrs).toMatchObject({ role: 'img', 'aria-label': 'Bands <of> "A"' });
+    expect(root.attrs).toMatchObject({ role: 'group', 'aria-label': 'Bands <of> "A"' });
     expect(root.attrs).not.toHaveProperty('width');
     expect(root.children.slice(0, 2).map((e) => e.tag)).toEqual(['title', 'desc']);
     const mark = marksOf(root, 'data-band')[0];

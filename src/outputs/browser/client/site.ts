@@ -322,7 +322,6 @@ export function siteScript(): void {
     const header = box.closest('header') ?? document.body;
     header.after(panel);
     box.setAttribute('aria-controls', panel.id);
-    box.setAttribute('aria-expanded', 'false');
     const select = (id: string) => document.getElementById(id) as HTMLSelectElement;
     const surveySelect = select('search-survey');
     const releaseSelect = select('search-release');
@@ -348,7 +347,6 @@ export function siteScript(): void {
 
     const show = (open: boolean): void => {
       panel.hidden = !open;
-      box.setAttribute('aria-expanded', String(open));
     };
 
     const render = (): void => {
@@ -466,7 +464,7 @@ export function siteScript(): void {
       button.type = 'button';
       button.className = 'copy-link';
       button.textContent = 'Copy link';
-      button.setAttribute('aria-label', `Copy a link to column ${name}`);
+      button.setAttribute('aria-label', `Copy link to column ${name}`);
       const link = new URL(`browse/#${address}.${name}`, root).href;
       button.dataset.link = link;
       button.addEventListener('click', () => {

@@ -202,7 +202,7 @@ export function styleSheet(): string {
 export function svgOpen(width: number, height: number, kind: string, title: string, description: string): string {
   const t = escapeXml(title);
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${num(width)} ${num(height)}" role="img" aria-label="${t}"` +
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${num(width)} ${num(height)}" role="group" aria-label="${t}"` +
     ` class="pic pic-${kind}" font-size="12" fill="#222">` +
     `<title>${t}</title><desc>${escapeXml(description)}</desc>${styleSheet()}`
   );

@@ -493,6 +493,17 @@ describe('the band chart', () => {
     expect(bandChart(structuredClone(hostileFacilities), { href: () => '/b?x=1&y="2"', title: 'Bands <of> "A"' })).toBe(svg);
   });
 
+  test('a long facility name goes on two lines, whole, within the room left of the axis', () => {
+    const label = 'VLT Survey Telescope (OmegaCAM) (gama dr3)';
+    const root = parseSvg(bandChart([{ name: 'VST', label, bands: [{ key: 'k', name: 'r', central_wave_ang: 6000 }] }]));
+    const text = all(root, (e) => e.tag === 'text' && e.children.some((c) => c.tag === 'tspan'))[0];
+    const lines = all(text as Element, (e) => e.tag === 'tspan').map((t) => t.text);
+    expect(lines).toHaveLength(2);
+    expect(lines.join(' ')).toBe(label);
+    const firstMark = Number(all(root, (e) => e.tag === 'line')[0]?.attrs.x1 ?? 0);
+    for (const line of lines) expect(textWidth(line, 12)).toBeLessThan(firstMark);
+  });
+
   test('a facility has the same colour in the band chart as on the sky map', () => {
     const order = ['GALEX', 'VST', 'HSC', 'WISE'];
     const chart = parseSvg(bandChart(facilities, { facilities: order }));

@@ -116,7 +116,8 @@ export function bandChart(facilities: readonly ChartFacility[], options: BandCha
     lo = snap(middle / Math.sqrt(10), true);
     hi = snap(middle * Math.sqrt(10), false);
   }
-  const left = Math.min(260, Math.max(80, ...facilities.map((f) => textWidth(f.label ?? f.name, FONT) + 28)));
+  const labels = new Map(facilities.map((f) => [f, labelLines(f.label ?? f.name)]));
+  const left = Math.min(LABEL_ROOM + 28, Math.max(80, ...[...labels.values()].flat().map((line) => textWidth(line, FONT) + 28)));
   const plotWidth = WIDTH - left - RIGHT;
   const x = (wave: number) => left + (plotWidth * Math.log(wave / lo)) / Math.log(hi / lo);
 
@@ -136,7 +137,18 @@ export function bandChart(facilities: readonly ChartFacility[], options: BandCha
     const below = Math.max(0, ...placed.filter((p) => p.lane % 2 === 1).map((p) => (p.lane + 1) / 2));
     const baseline = y + 6 + above * LANE + RADIUS;
     const height = 6 + above * LANE + 2 * RADIUS + below * LANE + 8;
-    body += `<text x="${num(left - 12)}" y="${num(baseline + 4)}" text-anchor="end" font-size="${FONT}">${escapeXml(row.facility.label ?? row.facility.name)}</text>`;
+    const lines = labels.get(row.facility) ?? [];
+    const full = row.facility.label ?? row.facility.name;
+    // A long name on two lines, centred on the row's line; the whole of it in a title when cut short.
+    const first = baseline + 4 - ((lines.length - 1) * (FONT + 2)) / 2;
+    const spans = lines
+      .map((line, i) => `<tspan x="${num(left - 12)}" y="${num(first + i * (FONT + 2))}">${escapeXml(line)}</tspan>`)
+      .join('');
+    const cut = lines.join(' ') === full ? '' : `<title>${escapeXml(full)}</title>`;
+    body +=
+      lines.length === 1 && cut === ''
+        ? `<text x="${num(left - 12)}" y="${num(baseline + 4)}" text-anchor="end" font-size="${FONT}">${escapeXml(full)}</text>`
+        : `<text text-anchor="end" font-size="${FONT}">${cut}${spans}</text>`;
     body += `<line class="pic-grid" stroke="#c9ced6" x1="${num(left)}" x2="${num(left + plotWidth)}" y1="${num(baseline)}" y2="${num(baseline)}"/>`;
     const facility = index.get(row.facility.name) ?? 0;
     body += `<g ${facilityAttributes(facility, false)} fill-opacity=".85" stroke-width="1.5">`;
@@ -193,6 +205,33 @@ export function bandChart(facilities: readonly ChartFacility[], options: BandCha
   let out = svgOpen(WIDTH, height, 'bands', options.title ?? 'Imaging bands by wavelength', description);
   out += regions + axis + body;
   return `${out}</svg>\n`;
+}
+
+/** The widest a facility's name may be on a line, in viewBox units. */
+const LABEL_ROOM = 232;
+
+/** A facility's name on one line, or two where it is long, the second shortened with an ellipsis if need be. */
+function labelLines(label: string): string[] {
+  if (textWidth(label, FONT) <= LABEL_ROOM) return [label];
+  const words = label.split(' ');
+  let first = '';
+  let i = 0;
+  for (; i < words.length; i++) {
+    const next = first === '' ? (words[i] ?? '') : `${first} ${words[i] ?? ''}`;
+    if (first !== '' && textWidth(next, FONT) > LABEL_ROOM) break;
+    first = next;
+  }
+  let second = words.slice(i).join(' ');
+  if (second === '') return [shorten(first)];
+  if (textWidth(second, FONT) > LABEL_ROOM) second = shorten(second);
+  return [shorten(first), second];
+}
+
+function shorten(text: string): string {
+  if (textWidth(text, FONT) <= LABEL_ROOM) return text;
+  let kept = text;
+  while (kept.length > 1 && textWidth(`${kept}…`, FONT) > LABEL_ROOM) kept = kept.slice(0, -1);
+  return `${kept.trimEnd()}…`;
 }
 
 /**

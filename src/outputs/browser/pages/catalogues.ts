@@ -62,10 +62,16 @@ export function tablePage(table: CatalogueTable, place: ParentPlace): string {
     (mains
       ? `<p class="note"><span class="badge">main</span> marks the table's main column of each kind (UCD word <code>meta.main</code>).</p>\n`
       : '') +
-    scrollTable(`Columns of ${table.name}`, ['Column', 'Description', 'UCD', 'Unit', 'Id'], table.columns.map(columnRow), 'columns', {
-      // The table's address, which the page's script makes each column's deep link from.
-      'data-address': [place.survey.name, place.release.name, 'catalogues', place.parent.name, table.name].join('.'),
-    });
+    scrollTable(
+      `Columns of ${table.name}`,
+      ['Column', 'Description', 'UCD', 'Unit', { num: 'Id' }],
+      table.columns.map(columnRow),
+      'columns',
+      {
+        // The table's address, which the page's script makes each column's deep link from.
+        'data-address': [place.survey.name, place.release.name, 'catalogues', place.parent.name, table.name].join('.'),
+      },
+    );
   return shell({
     path,
     title: displayName(table),
@@ -94,7 +100,7 @@ export function groupPage(group: CatalogueGroup, place: ReleasePlace): string {
       ['Group', `<code>${escapeHtml(group.name)}</code>`],
       ['Holds', `${plural(group.tables.length, 'table')}, ${plural(columns, 'column')}`],
     ]) +
-    scrollTable(`Tables of ${group.name}`, ['Table', 'Description', 'Columns'], rows);
+    scrollTable(`Tables of ${group.name}`, ['Table', 'Description', { num: 'Columns' }], rows);
   return shell({
     path,
     title: displayName(group),

@@ -152,10 +152,13 @@ export function nodeFacts(node: Node, extra: readonly (readonly [string, string 
   ]);
 }
 
+/** A column's heading: HTML, or `{ num }` for a column of numbers, aligned with them. */
+export type Heading = string | { num: string };
+
 /** A table inside the wrapper that scrolls it sideways on narrow screens. */
 export function scrollTable(
   caption: string,
-  head: readonly string[],
+  head: readonly Heading[],
   rows: readonly string[],
   className = '',
   attributes: Record<string, string> = {},
@@ -168,7 +171,7 @@ export function scrollTable(
   return (
     `<div class="scroll" role="region" aria-label="${escapeHtml(caption)}" tabindex="0">\n<table${cls}>\n` +
     `<caption>${escapeHtml(caption)}</caption>\n` +
-    `<thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead>\n` +
+    `<thead><tr>${head.map((h) => (typeof h === 'string' ? `<th scope="col">${h}</th>` : `<th scope="col" class="num">${h.num}</th>`)).join('')}</tr></thead>\n` +
     `<tbody>\n${rows.join('\n')}\n</tbody>\n</table>\n</div>\n`
   );
 }

@@ -57,7 +57,7 @@ export function facilityPage(facility: ImagingFacility, place: ReleasePlace, pic
       ['Holds', `${plural(facility.bands.length, 'band')}, ${plural(regions, 'region')}`],
     ]) +
     figure(pictures.bandChart, `The bands of ${displayName(facility)} by central wavelength.`) +
-    scrollTable(`Bands of ${facility.name}`, ['Band', 'Description', 'Central wavelength', 'Regions'], rows) +
+    scrollTable(`Bands of ${facility.name}`, ['Band', 'Description', { num: 'Central wavelength' }, { num: 'Regions' }], rows) +
     figure(pictures.skyMap, `Where the regions of ${displayName(facility)} lie on the sky.`);
   return shell({
     path,

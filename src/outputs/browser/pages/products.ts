@@ -57,7 +57,18 @@ export function productFacilityPage(facility: ProductFacility, place: ReleasePla
     ]) +
     scrollTable(
       `Data products of ${facility.name}`,
-      ['Product', 'Type', 'Arm', 'Wavelengths', 'R', 'Sampling', 'Spaxel', 'Dimensions', 'Flux unit', 'Extensions'],
+      [
+        'Product',
+        'Type',
+        'Arm',
+        { num: 'Wavelengths' },
+        { num: 'R' },
+        { num: 'Sampling' },
+        { num: 'Spaxel' },
+        { num: 'Dimensions' },
+        'Flux unit',
+        'Extensions',
+      ],
       facility.products.map(productRow),
       'products',
     );

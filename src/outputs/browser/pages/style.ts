@@ -139,8 +139,8 @@ details summary{cursor:pointer;color:var(--link);margin-top:.5rem}
 ul.releases,ul.nodes{padding-left:1.1rem}
 ul.nodes li{margin:.4rem 0}
 ol.extensions{margin:0;padding-left:1.2rem;min-width:14rem}
-figure.picture{margin:1.5rem 0}
-figure.picture svg{display:block;width:100%;height:auto;max-height:70vh}
+figure.picture{margin:1.5rem 0;overflow-x:auto}
+figure.picture svg{display:block;width:100%;min-width:36rem;height:auto;max-height:70vh}
 figcaption{font-size:.85rem;color:var(--muted);margin-top:.35rem}
 footer.site{border-top:1px solid var(--border);background:var(--surface);padding:1rem max(1rem,calc((100% - 72rem)/2));font-size:.9rem}
 footer.site ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.35rem 1.25rem}

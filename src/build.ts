@@ -29,6 +29,8 @@ import type { Planner } from './outputs/planner.ts';
 import { withCopies } from './outputs/precompress.ts';
 import { referenceFiles, withReferenceCopies } from './outputs/reference.ts';
 import { planBrowser } from './outputs/browser/plan.ts';
+import { planBrowserZip } from './outputs/download/browser-zip.ts';
+import { PieceReader, newSlot, wholeBytes } from './destination/pieces.ts';
 import { assemble } from './pipeline/assemble.ts';
 import type { Archive } from './pipeline/assemble.ts';
 import { CacheError, digestKey, noCache, openCache, pipelineFingerprint } from './pipeline/cache.ts';
@@ -134,7 +136,7 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
   await assertReplaceable(options.outDir);
   const checked = await checkArchive(options, cache);
   if (!checked.archive) return checked;
-  const planned = planOutputs(checked.archive, checked.fragments, options);
+  const planned = await planOutputs(checked.archive, checked.fragments, options, cache);
   const previous = cache.manifest(options.outDir);
   const known = cache.checksums();
   if (options.dryRun) {
@@ -167,9 +169,15 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
 /**
  * Every file of every output, planned in memory, but those made of others' checksums
  * (downloadIndex, which are in the download and so never precompressed), with their precompressed
- * copies if asked for.
+ * copies if asked for. The browser's zip is planned from the others' plans, its members deflated
+ * here unless the cache has them.
  */
-function planOutputs(archive: Archive, fragments: ReadonlyMap<string, Fragment>, options: BuildOptions): Plan[] {
+async function planOutputs(
+  archive: Archive,
+  fragments: ReadonlyMap<string, Fragment>,
+  options: BuildOptions,
+  cache: Cache,
+): Promise<Plan[]> {
   if (options.reference) {
     const files = referenceFiles(archive, options.baseUrl);
     return plansOf(options.precompress ? withReferenceCopies(files) : files);
@@ -177,7 +185,15 @@ function planOutputs(archive: Archive, fragments: ReadonlyMap<string, Fragment>,
   // Placeholders hold a NUL character, which validation refuses in data, so a placeholder can only
   // be one (a SpliceError here is a bug, never a reason to publish something else).
   const plans = PLANNERS.flatMap((plan) => plan({ archive, fragments, baseUrl: options.baseUrl }));
+  plans.push(await planBrowserZip(plans, cache.deflated, planReader));
   return options.precompress ? withCopies(plans) : plans;
+}
+
+/** A reader of plans' bytes, whole, through one buffer of its own. */
+function planReader(): (plan: Plan) => Promise<Uint8Array> {
+  const slot = newSlot();
+  const reader = new PieceReader(() => Promise.resolve(slot));
+  return (plan) => wholeBytes(reader, plan.pieces, plan.size);
 }
 
 /** The download's checksum list and page, from its files' checksums (none on the reference path, which has them). */

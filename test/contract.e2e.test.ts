@@ -565,6 +565,7 @@ const probes: { method?: string; target: string }[] = [
     '/download/columns.csv',
     '/download/products.csv',
     '/download/products.vot',
+    '/download/browser.zip',
     '/browse/alpha/',
     '/browse/alpha/dr1/catalogues/SpecCat/SpecObj/',
     '/browse/style.css',

@@ -156,3 +156,19 @@ export class LineShifter {
     return out.subarray(0, to);
   }
 }
+
+/**
+ * A plan's bytes whole, in memory, read through `reader` (whose slots may be reused as soon as a
+ * chunk is copied out): for files small enough to hold, such as the pages zipped for the download.
+ */
+export async function wholeBytes(reader: PieceReader, pieces: readonly Piece[], size: number): Promise<Buffer> {
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for await (const [, chunk] of reader.chunks(pieces)) {
+    if (at + chunk.length > size) throw new Error(`pieces longer than the ${size} bytes planned`);
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  if (at !== size) throw new Error(`pieces of ${at} bytes, not the ${size} planned`);
+  return out;
+}

@@ -190,6 +190,7 @@ export const DOCUMENT_TYPES = {
   votable: 'application/x-votable+xml',
   xml: 'text/xml',
   gzip: 'application/gzip',
+  zip: 'application/zip',
   text: 'text/plain; charset=utf-8',
 } as const;
 
@@ -249,6 +250,7 @@ export const DOCUMENTS: readonly Document[] = [
   download('products.vot', 'votable', 'Every IFS and spectra data product, as a VOTable 1.4'),
   download('tap_schema.vot', 'votable', 'The catalogue tables as TAP_SCHEMA (schemas, tables, columns)'),
   download('tables.xml', 'xml', 'VOSI tables (the same document as /vo/tables)'),
+  download('browser.zip', 'zip', 'The schema browser, to unpack and open offline'),
   download('SHA256SUMS', 'text', 'SHA-256 checksums of every file here'),
 ];
 

@@ -3,7 +3,7 @@
 // `build --reference` hold it to that.
 
 import { createHash } from 'node:crypto';
-import { DOWNLOAD_DIR, detailFile, precompressible } from '../hosting/routes.ts';
+import { DOWNLOAD_DIR, detailFile, isBrowserFile, precompressible } from '../hosting/routes.ts';
 import type { NodeYaml } from '../kinds/data.ts';
 import { KIND_TYPES, SECTIONS } from '../kinds/registry.ts';
 import type { KindType } from '../kinds/registry.ts';
@@ -14,6 +14,8 @@ import { gzipMember } from './download/gzip.ts';
 import { planDownloadIndex } from './download/index.ts';
 import { ARCHIVE_FILE, VO_TABLES_FILE } from './download/plan.ts';
 import { voDocuments } from './download/vo.ts';
+import { BROWSER_ZIP } from './download/browser-zip.ts';
+import { zipWhole } from './download/zip.ts';
 import { UNIT_TEXTS } from './units.ts';
 import { renderFragment } from './fragment.ts';
 import type { Fragment } from './fragment.ts';
@@ -51,8 +53,17 @@ export function referenceFiles(archive: Archive, baseUrl: string): OutputFiles {
   for (const plan of planBrowser({ archive, fragments: renderedFragments(archive), baseUrl })) out.set(plan.path, filledText(plan.pieces));
   // Documents that do not depend on the metadata are the same on both paths.
   for (const plan of planOpenapi({ archive, fragments: new Map(), baseUrl })) out.set(plan.path, textOf(plan.path, plan.pieces));
-  for (const [path, content] of downloadFiles(archive, baseUrl)) out.set(path, content);
+  for (const [path, content] of downloadFiles(archive, baseUrl, browserFiles(out))) out.set(path, content);
   return out;
+}
+
+/** The schema browser's files among these, as bytes. */
+function browserFiles(files: OutputFiles): Map<string, Uint8Array> {
+  return new Map(
+    [...files]
+      .filter(([file]) => isBrowserFile(file))
+      .map(([file, content]) => [file, typeof content === 'string' ? Buffer.from(content, 'utf8') : content]),
+  );
 }
 
 /** The files with each precompressible one's copies after it, each compressed at once from the whole file. */
@@ -70,9 +81,9 @@ export function withReferenceCopies(files: OutputFiles): OutputFiles {
 /**
  * The download, the straightforward way: archive.json as one value serialised at once; the gzip
  * members over the same parts as the fast path's (each group's and facility's text rendered here);
- * checksums of the bytes themselves.
+ * the browser's files zipped whole; checksums of the bytes themselves.
  */
-function downloadFiles(archive: Archive, baseUrl: string): OutputFiles {
+function downloadFiles(archive: Archive, baseUrl: string, browser: ReadonlyMap<string, Uint8Array>): OutputFiles {
   const files: OutputFiles = new Map();
   const items = (kind: KindType, entry: Entry<NodeYaml>, survey: SurveyEntry, release: ReleaseEntry) =>
     nodeObject(kind, entry.data, [survey.data.name, release.data.name]);
@@ -113,6 +124,7 @@ function downloadFiles(archive: Archive, baseUrl: string): OutputFiles {
   };
   const documents = voDocuments(archive, baseUrl, rows);
   for (const [name, pieces] of documents) files.set(`${DOWNLOAD_DIR}/${name}`, textOf(name, pieces));
+  files.set(BROWSER_ZIP, zipWhole(browser));
   const sha = (content: string | Uint8Array) => createHash('sha256').update(content).digest('hex');
   const plans = plansOf(files);
   const sums = new Map([...files].map(([path, content]) => [path, sha(content)]));

@@ -3,8 +3,9 @@
 // only when it would be made again identically. Kept between builds (and between Netlify builds,
 // which keep node_modules/.cache), and alongside it: the manifest of the last output written, the
 // hashes of the metadata files with the stamps they had (so an unchanged file is not read), the
-// key of the last inputs the cross-file rules passed on, and output files that builds replaced,
-// kept to be written over (write.ts).
+// key of the last inputs the cross-file rules passed on, output files that builds replaced,
+// kept to be written over (write.ts), and the schema browser's files deflated for the download's
+// zip (outputs/download/browser-zip.ts).
 
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import type { ScanIndex } from './scan.ts';
 import { processRunning } from '../destination/folder.ts';
 import type { Manifest } from '../outputs/plan.ts';
 import type { Fragment } from '../outputs/fragment.ts';
+import type { DeflatedStore, StoredMember } from '../outputs/download/browser-zip.ts';
 
 /** Every file of the code and of the schemas, and the runtime's version. */
 export function pipelineFingerprint(): string {
@@ -106,6 +108,8 @@ export interface Cache {
   /** Whether the cross-file rules passed on inputs with this key. */
   rulesPassed(key: string): boolean;
   saveRulesPassed(key: string): void;
+  /** The browser's files deflated for the download's zip, by member key: those of the last build only. */
+  deflated: DeflatedStore;
   hits: number;
   misses: number;
 }
@@ -126,6 +130,7 @@ export function noCache(): Cache {
     saveChecksums: nothing,
     rulesPassed: () => false,
     saveRulesPassed: nothing,
+    deflated: { get: nothing, put: nothing, keep: nothing },
     hits: 0,
     misses: 0,
   };
@@ -149,16 +154,36 @@ export function openCache(dir: string): Cache {
     }
   };
   // Written to a temporary name first, so a build killed mid-write leaves no half entry behind.
-  const save = (file: string, bytes: Uint8Array | string) => {
+  // Says whether the file was kept.
+  const save = (file: string, bytes: Uint8Array | string): boolean => {
     const temp = `${file}.${process.pid}.tmp`;
     try {
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(temp, bytes);
       renameSync(temp, file);
+      return true;
     } catch {
       // A cache that cannot be written (a full disk) only makes the next build slower.
       rmSync(temp, { force: true });
+      return false;
     }
+  };
+  // Deflated members: each one's bytes in a file named by its key, and their CRC-32s and sizes in
+  // one index, which lists only members whose file was written whole.
+  const deflatedDir = path.join(dir, 'deflated');
+  const deflatedIndex = path.join(deflatedDir, 'index.json');
+  let deflated: Map<string, [number, number, number]> | undefined;
+  const members = (): Map<string, [number, number, number]> => {
+    if (deflated) return deflated;
+    const stored = readJson(deflatedIndex);
+    const valid = (v: unknown): v is [number, number, number] =>
+      Array.isArray(v) && v.length === 3 && v.every((n) => Number.isSafeInteger(n) && (n as number) >= 0);
+    deflated = new Map(
+      stored && typeof stored === 'object'
+        ? Object.entries(stored as Record<string, unknown>).filter((e): e is [string, [number, number, number]] => valid(e[1]))
+        : [],
+    );
+    return deflated;
   };
   const cache: Cache = {
     hits: 0,
@@ -278,6 +303,32 @@ export function openCache(dir: string): Cache {
     rulesPassed: (key) => (readJson(rulesFile) as { key?: string } | undefined)?.key === key,
     saveRulesPassed(key) {
       save(rulesFile, JSON.stringify({ key }));
+    },
+    deflated: {
+      get(key): StoredMember | undefined {
+        const known = members().get(key);
+        if (!known) return undefined;
+        const [crc, size, compressedSize] = known;
+        // A file gone or cut short since is noticed as the zip is written: the build starts again cold.
+        return { crc, size, compressedSize, bytes: { file: path.join(deflatedDir, key), size: compressedSize } };
+      },
+      put(key, member) {
+        if (save(path.join(deflatedDir, key), member.deflated)) members().set(key, [member.crc, member.size, member.deflated.length]);
+      },
+      keep(used) {
+        const kept = new Map([...members()].filter(([key]) => used.has(key)));
+        deflated = kept;
+        save(deflatedIndex, JSON.stringify(Object.fromEntries(kept)));
+        let names: string[];
+        try {
+          names = readdirSync(deflatedDir);
+        } catch {
+          return;
+        }
+        // Members no longer used, and half-written files of a build that was stopped (this build holds the cache).
+        for (const name of names)
+          if (name !== path.basename(deflatedIndex) && !kept.has(name)) rmSync(path.join(deflatedDir, name), { force: true });
+      },
     },
   };
   return cache;

@@ -58,7 +58,7 @@ function indexPage(rows: readonly { name: string; size: number; sum: string }[])
 </head>
 <body>
 <h1>Download the archive's schema</h1>
-<p>Everything the API publishes, to work offline: the whole archive as one JSON document, every catalogue column, every imaging region and every IFS or spectra data product as CSV and as VOTable, the catalogue tables as TAP_SCHEMA and as a VOSI tables document.</p>
+<p>Everything the API publishes, to work offline: the whole archive as one JSON document, every catalogue column, every imaging region and every IFS or spectra data product as CSV and as VOTable, the catalogue tables as TAP_SCHEMA and as a VOSI tables document, and the schema browser's pages as a zip: unpack it and open <code>index.html</code> in a browser.</p>
 <table>
 <thead><tr><th>file</th><th>what it is</th><th>size</th><th>SHA-256</th></tr></thead>
 <tbody>

@@ -273,7 +273,7 @@ function pascal(path: string): string {
 function documentBody(document: Document): Json {
   if (document.type === 'json') return { schema: { type: 'object', description: document.title } };
   // Bytes that are not text have no schema to give (OpenAPI 3.1 leaves the schema out for them).
-  if (document.type === 'gzip') return {};
+  if (document.type === 'gzip' || document.type === 'zip') return {};
   return { schema: { type: 'string', description: document.title } };
 }
 

@@ -1,0 +1,104 @@
+// download/browser.zip: every file of the schema browser (its home page, index.html, and everything
+// under browse/) in one zip, to unpack and open from disk: the pages link to each other, to their
+// style sheet and scripts by relative paths. The members are the files the build planned, taken
+// from its plans by path, so whatever the browser gains (scripts, search data) is in the zip too.
+//
+// Each member is deflated once per content: by the key of its file's plan, its deflated bytes,
+// CRC-32 and sizes are kept in the build cache, and a rebuild after an edit deflates only the
+// files whose plans changed. The zip is then planned like any other file, from the members'
+// headers (made here, small) and their deflated bytes (copied from the cache as it is written).
+// The reference path zips the same files whole (zip.ts, zipWhole) and must give the same bytes.
+
+import { createHash } from 'node:crypto';
+import { DOWNLOAD_DIR, isBrowserFile } from '../../hosting/routes.ts';
+import { StaleBytesError, planOf } from '../plan.ts';
+import type { Bytes, Piece, Plan } from '../plan.ts';
+import { ZIP_LEVEL, byName, deflateMemberAsync, localHeader, zipTail } from './zip.ts';
+import type { ZipMember } from './zip.ts';
+
+export const BROWSER_ZIP = `${DOWNLOAD_DIR}/browser.zip`;
+
+/** A member deflated before, as the cache keeps it: its CRC-32, its sizes, and where its deflated bytes are. */
+export interface StoredMember {
+  crc: number;
+  size: number;
+  compressedSize: number;
+  bytes: Bytes;
+}
+
+/** Where deflated members are kept between builds, by member key (pipeline/cache.ts). */
+export interface DeflatedStore {
+  get(key: string): StoredMember | undefined;
+  put(key: string, member: { crc: number; size: number; deflated: Uint8Array }): void;
+  /** Keeps these members only, so the store does not grow without bound. */
+  keep(used: ReadonlySet<string>): void;
+}
+
+/** Members deflated at once, on the thread pool. */
+const IN_FLIGHT = 4;
+
+/**
+ * A member's key: its file's content, the level, the container's version and zlib's (another
+ * version may deflate the same bytes differently, and the reference path deflates afresh).
+ */
+function memberKey(plan: Plan): string {
+  return createHash('sha256').update(`browser.zip\0v1\0${ZIP_LEVEL}\0${process.versions.zlib}\0${plan.key}`).digest('hex');
+}
+
+/** The browser's files among the plans (not precompressed copies), listed by name. */
+export function browserPlans(plans: readonly Plan[]): Plan[] {
+  return plans.filter((p) => isBrowserFile(p.path) && !p.compression).sort((a, b) => byName(a.path, b.path));
+}
+
+/** Reads a plan's bytes whole; each call of a `ReaderFor` makes one, used by one member at a time. */
+export type ReaderFor = () => (plan: Plan) => Promise<Uint8Array>;
+
+/**
+ * The zip's plan, from the build's plans: each browser file's member taken from `store` when its
+ * key is there, else read (through a reader `readerFor` makes) and deflated, and stored.
+ */
+export async function planBrowserZip(plans: readonly Plan[], store: DeflatedStore, readerFor: ReaderFor): Promise<Plan> {
+  const files = browserPlans(plans);
+  const keys = files.map(memberKey);
+  const found: (StoredMember | undefined)[] = keys.map((key) => store.get(key));
+  const missing = files.flatMap((plan, i) => (found[i] ? [] : [i]));
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    const read = readerFor();
+    for (let at = next++; at < missing.length; at = next++) {
+      const i = missing[at] as number;
+      const plan = files[i] as Plan;
+      const key = keys[i] as string;
+      const bytes = await read(plan);
+      const member = await deflateMemberAsync(bytes);
+      store.put(key, member);
+      found[i] = { crc: member.crc, size: member.size, compressedSize: member.deflated.length, bytes: member.deflated };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, missing.length) }, lane));
+  store.keep(new Set(keys));
+  const members: ZipMember[] = [];
+  const pieces: Piece[] = [];
+  files.forEach((plan, i) => {
+    const stored = found[i] as StoredMember;
+    const member: ZipMember = { name: plan.path, crc: stored.crc, size: stored.size, compressedSize: stored.compressedSize };
+    // Equal keys mean equal bytes: a member of another size was damaged in the cache.
+    if (member.size !== plan.size) {
+      const file = stored.bytes instanceof Uint8Array ? plan.path : stored.bytes.file;
+      throw new StaleBytesError(file, member.size, plan.size, `is kept for a file of ${member.size} bytes, not ${plan.size}`);
+    }
+    members.push(member);
+    const header = localHeader(member);
+    const key = keys[i] as string;
+    pieces.push({ bytes: header, key: `zip-header:${hex(header)}`, shift: 0, breaks: 0 });
+    pieces.push({ bytes: stored.bytes, key: `zip-member:${key}`, shift: 0, breaks: 0 });
+  });
+  const tail = zipTail(members);
+  pieces.push({ bytes: tail, key: `zip-tail:${createHash('sha256').update(tail).digest('hex')}`, shift: 0, breaks: 0 });
+  return planOf(BROWSER_ZIP, pieces);
+}
+
+/** Small bytes as their own key. */
+function hex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+}

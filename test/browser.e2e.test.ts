@@ -263,6 +263,23 @@ describe.concurrent.each([
   );
 });
 
+test('a page links its survey as JSON, which answers; opened as files, links beyond the browser lead to the site built for', () =>
+  browser.page({}, async (watched) => {
+    const footer = () => watched.page.$$eval('footer a', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+    await watched.goto(`${normal.origin}/${PAGES.table}`);
+    const served = await footer();
+    expect(served[0]).toMatch(new RegExp(`^${normal.origin}/api/schema/\\d+/$`));
+    const json = await fetch(served[0] ?? '');
+    expect(json.status).toBe(200);
+    expect(((await json.json()) as { url: string }).url).toBe(`http://localhost:8080${new URL(served[0] ?? '').pathname}`);
+    await watched.goto(`${pathToFileURL(normal.dist).href}/${PAGES.table}`);
+    await watched.page.waitForFunction(() => document.querySelector('footer a')?.getAttribute('href')?.startsWith('http'));
+    const offline = await footer();
+    expect(offline).toEqual(served.map((href) => href.replace(normal.origin, 'http://localhost:8080')));
+    const home = await watched.page.$eval('a.site-name', (a) => (a as HTMLAnchorElement).href);
+    expect(home).toBe(`${pathToFileURL(normal.dist).href}/index.html`);
+  }));
+
 // ---- Pictures ----------------------------------------------------------------------------------------------
 
 /** The sky map's region marks and the band chart's band marks on a page: each mark's key, link and label. */

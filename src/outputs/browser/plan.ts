@@ -20,7 +20,9 @@ import { STYLESHEET_PATH, homePage, inlinePicture, pageHref, releasePage, styles
 import type { DataKind, DataRelease, PagePath, ReleaseCounts, Survey } from './pages/index.ts';
 import { escapeHtml } from './pages/html.ts';
 import { childPath, parentPath, releasePath, surveyPath } from './pages/places.ts';
-import { ITEM_TEXT, PAGE_TEXT, SEARCH_TEXT, SKY_TEXT, childText, pagePlace, regionHref, sharedCrumbs } from './texts.ts';
+import { ITEM_TEXT, PAGE_TEXT, SEARCH_TEXT, SKY_TEXT, childText, pagePlace, regionHref, sharedCrumbs, tailText } from './texts.ts';
+import { jsonLink } from './pages/shell.ts';
+import { rootOf } from './pages/html.ts';
 import { SEARCH_DATA_PATH, SEARCH_TAIL, searchHead } from './search.ts';
 import type { SearchSurvey } from './search.ts';
 import { siteScriptText } from './client/script.ts';
@@ -42,7 +44,11 @@ export function planBrowser(input: PlanInput): Plan[] {
     return fragment;
   };
   const piece = (fragment: Fragment, name: string, fill?: string) => textPiece(fragment, manyTextName(BROWSER, name), fill);
-  const plans: Plan[] = [planOf(STYLESHEET_PATH, [stylesheet()]), planOf(SCRIPT_PATH, [siteScriptText()]), planOf(ICON_PATH, [ICON_SVG])];
+  const plans: Plan[] = [
+    planOf(STYLESHEET_PATH, [stylesheet()]),
+    planOf(SCRIPT_PATH, [siteScriptText(baseUrl)]),
+    planOf(ICON_PATH, [ICON_SVG]),
+  ];
   const searched: Piece[] = [];
   const listed: SearchSurvey[] = [];
   const surveys: Survey[] = [];
@@ -68,14 +74,21 @@ export function planBrowser(input: PlanInput): Plan[] {
           // The file's pages, where its skeleton's names say.
           const name = (entry.data as { name: string }).name;
           const path = parentPath(place, kind, name);
-          plans.push(planOf(pageFile(path), [piece(fragment, PAGE_TEXT, sharedCrumbs(place, path))]));
+          // A page of the file: its texts either side of the link to its survey's JSON, made here.
+          const filePage = (at: PagePath, name: string) =>
+            planOf(pageFile(at), [
+              piece(fragment, name, sharedCrumbs(place, at)),
+              jsonLink(rootOf(at), String(survey.data.id)),
+              piece(fragment, tailText(name)),
+            ]);
+          plans.push(filePage(path, PAGE_TEXT));
           const children = (entry.data as { tables?: { name: string }[]; bands?: { name: string }[] })[
             kind === 'catalogues' ? 'tables' : 'bands'
           ];
           if (kind === 'catalogues' || kind === 'imaging') {
             for (const child of children ?? []) {
               const at = childPath({ ...place, parent: { name, pretty_name: null } }, kind, child.name);
-              plans.push(planOf(pageFile(at), [piece(fragment, childText(child.name), sharedCrumbs(place, at))]));
+              plans.push(filePage(at, childText(child.name)));
             }
           }
           if (kind === 'imaging') skies.push({ sky: JSON.parse(textOf(fragment, manyTextName(BROWSER, SKY_TEXT))) as FacilitySky, place });

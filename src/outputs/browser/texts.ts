@@ -12,9 +12,9 @@ import { bandChart, skyMap } from './pictures/index.ts';
 import type { ChartFacility, SkyRegion } from './pictures/index.ts';
 import { bandPage, facilityPage, groupPage, productFacilityPage, regionId, tablePage } from './pages/index.ts';
 import type { CatalogueGroup, DataKind, ImagingFacility, PagePath, ProductFacility, ReleasePlace } from './pages/index.ts';
-import { displayName, linkFrom } from './pages/html.ts';
+import { displayName, linkFrom, rootOf } from './pages/html.ts';
 import { childPath, parentPath, releaseCrumbs } from './pages/places.ts';
-import { crumbItem } from './pages/shell.ts';
+import { crumbItem, jsonLink } from './pages/shell.ts';
 import { itemSize, releaseItem } from './pages/survey.ts';
 import { searchEntry } from './search.ts';
 
@@ -22,6 +22,11 @@ import { searchEntry } from './search.ts';
 export const ITEM_TEXT = 'item';
 /** The name of the group's or facility's own page. */
 export const PAGE_TEXT = 'page';
+/** The name of the part of a page after its footer's link to the survey's JSON (see browserTexts). */
+export function tailText(name: string): string {
+  return `tail:${name}`;
+}
+
 /** The name of the file's entry in the search data (search.ts). */
 export const SEARCH_TEXT = 'search';
 /** The name of an imaging facility's bands and regions as JSON, for the home page's pictures. */
@@ -145,7 +150,14 @@ export function browserTexts(api: ApiObject, unit: UnitPlace, kind: KindType): R
     const shared = sharedCrumbs(place, page.path);
     const at = page.html.indexOf(shared);
     if (at < 0) throw new Error(`${page.path.join('/')}: no breadcrumbs to leave for the survey's`);
-    texts[page.name] = `${page.html.slice(0, at)}\0${page.html.slice(at + shared.length)}`;
+    const html = `${page.html.slice(0, at)}\0${page.html.slice(at + shared.length)}`;
+    // The survey's id is not the file's: the link to the survey's JSON is left out too, and the page
+    // kept in two texts either side of it, for the planner to put the link between.
+    const json = jsonLink(rootOf(page.path), undefined);
+    const cut = html.lastIndexOf(json);
+    if (cut < 0) throw new Error(`${page.path.join('/')}: no link to the survey's JSON to leave out`);
+    texts[page.name] = html.slice(0, cut);
+    texts[tailText(page.name)] = html.slice(cut + json.length);
   }
   const dataKind = dataKindOf(kind);
   texts[ITEM_TEXT] = releaseItem(place, dataKind, api as unknown as CatalogueGroup, itemSize(dataKind, api));

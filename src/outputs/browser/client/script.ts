@@ -10,7 +10,8 @@ const COMPILED = 'outputs/browser/client/site.js';
 
 let text: string | undefined;
 
-export function siteScriptText(): string {
+/** The script for a site built for `baseUrl` (where the offline copy's links to the API lead). */
+export function siteScriptText(baseUrl: string): string {
   if (text === undefined) {
     let compiled: string;
     try {
@@ -19,8 +20,8 @@ export function siteScriptText(): string {
       throw new Error(`the browser's script is not compiled (${(error as Error).message}): run npm run compile`, { cause: error });
     }
     const body = compiled.replace(/^\/\/# sourceMappingURL=.*$/m, '').trimEnd();
-    if (!/^export function siteScript\(\)/m.test(body)) throw new Error(`lib/${COMPILED} does not hold the browser's script`);
-    text = `'use strict';\n${body.replace(/^export function siteScript\(\)/m, 'function siteScript()')}\nsiteScript();\n`;
+    if (!/^export function siteScript\(/m.test(body)) throw new Error(`lib/${COMPILED} does not hold the browser's script`);
+    text = `'use strict';\n${body.replace(/^export function siteScript\(/m, 'function siteScript(')}\n`;
   }
-  return text;
+  return `${text}siteScript(${JSON.stringify(baseUrl).replace(/</g, '\\u003c')});\n`;
 }

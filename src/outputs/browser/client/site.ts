@@ -12,7 +12,7 @@
 // opened as files: it loads the search data with a script element, and finds the site's root from
 // its own address.
 
-export function siteScript(): void {
+export function siteScript(site: string): void {
   interface Survey {
     name: string;
     label: string;
@@ -449,6 +449,21 @@ export function siteScript(): void {
       const target = event.target as Node | null;
       if (target && !panel.contains(target) && target !== box) show(false);
     });
+  }
+
+  // Opened from the offline download, the links to what the browser's zip does not hold (the API,
+  // the download, the VO tables) lead to them on the site the pages were built for.
+  if (location.protocol === 'file:' && /^https?:\/\//.test(site)) {
+    const base = site.endsWith('/') ? site : `${site}/`;
+    for (const a of document.querySelectorAll('a[href]')) {
+      // The pictures' links are SVG elements, and lead only to the browser's own pages.
+      if (!(a instanceof HTMLAnchorElement)) continue;
+      const href = a.href;
+      if (!href.startsWith(root)) continue;
+      const inside = href.slice(root.length);
+      if (inside.startsWith('browse/') || inside === 'index.html' || inside.startsWith('index.html#')) continue;
+      a.href = base + inside;
+    }
   }
 
   // Copy-link buttons: each column's address as a deep link.

@@ -98,17 +98,21 @@ function crumbsHtml(from: PagePath, crumbs: readonly Crumb[]): string {
   return `<nav class="crumbs" aria-label="Breadcrumbs"><ol>${items.join('')}</ol></nav>\n`;
 }
 
+/** The footer's first link: the page's survey as JSON, or the API's listing on a page of no survey. */
+export function jsonLink(root: string, survey: string | undefined): string {
+  const href = survey === undefined ? `${root}api/schema/?data_type=catalogues` : `${root}api/schema/${survey}/`;
+  return `<li><a href="${escapeHtml(href)}">${survey === undefined ? 'JSON API' : 'This survey as JSON'}</a></li>`;
+}
+
 function footer(root: string, survey: string | undefined): string {
-  const json = survey === undefined ? `${root}api/schema/?data_type=catalogues` : `${root}api/schema/${survey}/`;
   const links = [
-    [json, survey === undefined ? 'JSON API' : 'This survey as JSON'],
     [`${root}api/docs/`, 'API reference'],
     [`${root}download/index.html`, 'Download'],
     [`${root}download/tables.xml`, 'VO tables'],
     [`${root}download/tap_schema.vot`, 'TAP_SCHEMA'],
     [`${root}download/columns.vot`, 'Columns (VOTable)'],
   ];
-  return `<footer class="site"><nav aria-label="Data and documents"><ul>${links
+  return `<footer class="site"><nav aria-label="Data and documents"><ul>${jsonLink(root, survey)}${links
     .map(([href, label]) => `<li><a href="${escapeHtml(href ?? '')}">${escapeHtml(label ?? '')}</a></li>`)
     .join('')}</ul></nav></footer>`;
 }

@@ -343,7 +343,7 @@ function expectColumns(found: Answer, columns: Column[], root = served): void {
   }
 }
 
-/** The kind a result's page is of: the fourth name of its path below browse/. */
+/** The kind a result's page is of: the third name of its path below browse/ (survey, release, kind). */
 const kindOf = (href: string) => /\/browse\/[^/]+\/[^/]+\/([^/]+)\//.exec(new URL(href).pathname)?.[1] ?? '';
 const placeOf = (href: string) => {
   const [, survey = '', release = ''] = /\/browse\/([^/]+)\/([^/]+)\//.exec(new URL(href).pathname) ?? [];
@@ -721,26 +721,24 @@ test('markup in a column’s description shows as text in the results and runs n
 // What client/site.ts gets wrong today, each as the test it should pass: `test.fails` until it is
 // fixed, when vitest says so and the test becomes an ordinary one.
 describe('known bugs', () => {
-  test.fails('Escape from the results closes the panel (the box’s focus event opens it again)', () =>
+  test('Escape from the results closes the panel (the box’s focus event opens it again)', () =>
     browser.page({}, async (watched) => {
       await open(watched, `${served}index.html`);
       await search(watched.page, probe('zqx_flux_r_err').name);
       await watched.page.keyboard.press('ArrowDown');
       await watched.page.keyboard.press('Escape');
       expect(await watched.page.$eval('#search-panel', (p) => (p as HTMLElement).hidden)).toBe(true);
-    }),
-  );
+    }));
 
-  test.fails('Escape in the box with a query closes the panel (a search box’s Escape empties it, and its input event opens it again)', () =>
+  test('Escape in the box with a query closes the panel (a search box’s Escape empties it, and its input event opens it again)', () =>
     browser.page({}, async (watched) => {
       await open(watched, `${served}index.html`);
       await search(watched.page, probe('zqx_flux_r_err').name);
       await watched.page.keyboard.press('Escape');
       expect(await watched.page.$eval('#search-panel', (p) => (p as HTMLElement).hidden)).toBe(true);
-    }),
-  );
+    }));
 
-  test.fails.each([
+  test.each([
     // The hash is not a valid escape: decodeURIComponent throws, and the script stops.
     ['rate%'],
     // Decoded, the hash names "a b", not "a%20b".
@@ -761,12 +759,11 @@ describe('known bugs', () => {
     }),
   );
 
-  test.fails('a description word after a bracket finds its column (only words after a space are found)', () =>
+  test('a description word after a bracket finds its column (only words after a space are found)', () =>
     browser.page({}, async (watched) => {
       const column = probe('zqx_paren');
       expect([...archive.files.values()].filter((text) => text.includes('zqxbracketed'))).toHaveLength(1);
       await open(watched, `${served}index.html`);
       expectColumns(await search(watched.page, 'zqxbracketed'), [column]);
-    }),
-  );
+    }));
 });

@@ -716,11 +716,10 @@ test('markup in a column’s description shows as text in the results and runs n
     expectClean(watched);
   }));
 
-// ---- Known bugs ---------------------------------------------------------------------------------------------
+// ---- Escape, odd names, punctuation ----------------------------------------------------------------------
 
-// What client/site.ts gets wrong today, each as the test it should pass: `test.fails` until it is
-// fixed, when vitest says so and the test becomes an ordinary one.
-describe('known bugs', () => {
+// Once bugs of the first client, each kept as the test it now passes.
+describe('escape, odd names and punctuation', () => {
   test('Escape from the results closes the panel (the box’s focus event opens it again)', () =>
     browser.page({}, async (watched) => {
       await open(watched, `${served}index.html`);

@@ -103,7 +103,8 @@ export function siteScript(site: string): void {
       items.push({
         ...found,
         lower: found.name.toLowerCase(),
-        words: ` ${found.description.toLowerCase()}`,
+        // Words after any mark that is not part of one (a bracket, a comma) count as words.
+        words: ` ${found.description.toLowerCase().replace(/[^\p{L}\p{N}_.+-]+/gu, ' ')}`,
         ucdKey: found.ucd
           .toLowerCase()
           .split(';')
@@ -394,7 +395,11 @@ export function siteScript(site: string): void {
       list.replaceChildren(...items);
     };
 
+    // Escape closes the panel until the visitor types or clicks in the box again: focus coming back
+    // to the box, or a search box emptying itself on Escape, leaves it closed.
+    let dismissed = false;
     const start = (): void => {
+      if (dismissed) return;
       show(true);
       if (index) {
         render();
@@ -415,7 +420,14 @@ export function siteScript(site: string): void {
     };
 
     box.addEventListener('focus', start);
-    box.addEventListener('input', start);
+    box.addEventListener('input', () => {
+      if (box.value !== '') dismissed = false;
+      start();
+    });
+    box.addEventListener('click', () => {
+      dismissed = false;
+      start();
+    });
     for (const s of [releaseSelect, kindSelect]) s.addEventListener('change', render);
     surveySelect.addEventListener('change', () => {
       fillReleases();
@@ -431,6 +443,7 @@ export function siteScript(site: string): void {
         if (first) location.href = first.href;
         event.preventDefault();
       } else if (event.key === 'Escape') {
+        dismissed = true;
         show(false);
       }
     });
@@ -440,6 +453,7 @@ export function siteScript(site: string): void {
       if (event.key === 'ArrowDown') all[Math.min(at + 1, all.length - 1)]?.focus();
       else if (event.key === 'ArrowUp') (at <= 0 ? box : all[at - 1])?.focus();
       else if (event.key === 'Escape') {
+        dismissed = true;
         show(false);
         box.focus();
       } else return;
@@ -480,7 +494,8 @@ export function siteScript(site: string): void {
       button.className = 'copy-link';
       button.textContent = 'Copy link';
       button.setAttribute('aria-label', `Copy link to column ${name}`);
-      const link = new URL(`browse/#${address}.${name}`, root).href;
+      // The name as a URL may hold it (a `%` or `#` escaped), so the link reads back as written.
+      const link = new URL(`browse/#${address}.${enc(name)}`, root).href;
       button.dataset.link = link;
       button.addEventListener('click', () => {
         const done = (copied: boolean): void => {
@@ -513,7 +528,7 @@ export function siteScript(site: string): void {
 
   // Deep links: the page at browse/ reads its address and leads on.
   const resolving = document.getElementById('resolve');
-  const address = decodeURIComponent(location.hash.slice(1));
+  const address = decoded(location.hash.slice(1));
   if (resolving && address !== '') {
     const say = (text: string, to?: { href: string; label: string }): void => {
       resolving.replaceChildren(text);
@@ -535,6 +550,15 @@ export function siteScript(site: string): void {
         say(error instanceof Error ? error.message : String(error));
       },
     );
+  }
+
+  /** A URL's fragment as text: percent-escapes decoded, or as written where they are not valid. */
+  function decoded(fragment: string): string {
+    try {
+      return decodeURIComponent(fragment);
+    } catch {
+      return fragment;
+    }
   }
 
   /** Where an address leads: a page, or what is missing and the nearest page that exists. */

@@ -596,6 +596,20 @@ describe('deep links', () => {
       expectClean(watched);
     }));
 
+  test('an address in another case, or typed over the page’s own, still leads to its column', () =>
+    browser.page({}, async (watched) => {
+      const c = farColumn();
+      await open(watched, `${served}browse/#${addressOf(c).toUpperCase()}`);
+      await arrived(watched.page, served + columnHref(c));
+      await open(watched, `${served}browse/#no_such_survey`);
+      await watched.page.waitForFunction(() => document.getElementById('resolve')?.textContent.includes('no_such_survey'));
+      await watched.page.evaluate((address) => {
+        location.hash = address;
+      }, addressOf(c));
+      await arrived(watched.page, served + columnHref(c));
+      expectClean(watched);
+    }));
+
   test.each([
     [
       'a table',

@@ -528,8 +528,7 @@ export function siteScript(site: string): void {
 
   // Deep links: the page at browse/ reads its address and leads on.
   const resolving = document.getElementById('resolve');
-  const address = decoded(location.hash.slice(1));
-  if (resolving && address !== '') {
+  if (resolving) {
     const say = (text: string, to?: { href: string; label: string }): void => {
       resolving.replaceChildren(text);
       if (to) {
@@ -539,17 +538,24 @@ export function siteScript(site: string): void {
         resolving.append(' ', a);
       }
     };
-    say(`Finding ${address}…`);
-    load().then(
-      (index) => {
-        const target = resolve(index, address);
-        if ('href' in target) location.replace(root + target.href);
-        else say(target.missing, target.nearest);
-      },
-      (error: unknown) => {
-        say(error instanceof Error ? error.message : String(error));
-      },
-    );
+    const follow = (): void => {
+      const address = decoded(location.hash.slice(1));
+      if (address === '') return;
+      say(`Finding ${address}…`);
+      load().then(
+        (index) => {
+          const target = resolve(index, address);
+          if ('href' in target) location.replace(root + target.href);
+          else say(target.missing, target.nearest);
+        },
+        (error: unknown) => {
+          say(error instanceof Error ? error.message : String(error));
+        },
+      );
+    };
+    follow();
+    // An address typed over this page's own.
+    addEventListener('hashchange', follow);
   }
 
   /** A URL's fragment as text: percent-escapes decoded, or as written where they are not valid. */
@@ -563,19 +569,25 @@ export function siteScript(site: string): void {
 
   /** Where an address leads: a page, or what is missing and the nearest page that exists. */
   function resolve(index: Index, address: string): { href: string } | { missing: string; nearest?: { href: string; label: string } } {
-    const [surveyName = '', releaseName, kind, parent, child, ...rest] = address.split('.');
-    const survey = index.surveys.find((s) => s.name === surveyName);
+    const [surveyName = '', releaseName, written, parent, child, ...rest] = address.split('.');
+    const kind = written?.toLowerCase();
+    // Names as written first, then in any case (as a person may type them).
+    const named = <T extends { name: string }>(list: readonly T[], name: string): T | undefined =>
+      list.find((x) => x.name === name) ?? list.find((x) => x.name.toLowerCase() === name.toLowerCase());
+    const survey = named(index.surveys, surveyName);
     if (!survey) return { missing: `No survey is named “${surveyName}”.`, nearest: { href: 'index.html', label: 'All surveys' } };
     const surveyPage = { href: page(['browse', survey.name]), label: survey.label || survey.name };
     if (releaseName === undefined) return { href: surveyPage.href };
-    const release = survey.releases.find((r) => r.name === releaseName);
+    const release = named(survey.releases, releaseName);
     if (!release) return { missing: `${surveyPage.label} has no release “${releaseName}”.`, nearest: surveyPage };
     const releasePage = {
       href: page(['browse', survey.name, release.name]),
       label: `${surveyPage.label} ${release.label || release.name}`,
     };
     if (kind === undefined) return { href: releasePage.href };
-    const at = (type: Found['type'], dotted: string) => index.items.find((i) => i.type === type && i.address === dotted);
+    const at = (type: Found['type'], dotted: string) =>
+      index.items.find((i) => i.type === type && i.address === dotted) ??
+      index.items.find((i) => i.type === type && i.address.toLowerCase() === dotted.toLowerCase());
     const base = [survey.name, release.name, kind];
     if (parent === undefined) return { missing: `An address needs a group or facility after “${kind}”.`, nearest: releasePage };
     const parentItem = at(kind === 'catalogues' ? 'group' : 'facility', [...base, parent].join('.'));

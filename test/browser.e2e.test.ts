@@ -265,7 +265,7 @@ describe.concurrent.each([
 
 test('a page links its survey as JSON, which answers; opened as files, links beyond the browser lead to the site built for', () =>
   browser.page({}, async (watched) => {
-    const footer = () => watched.page.$$eval('footer a', (as) => as.map((a) => (a).href));
+    const footer = () => watched.page.$$eval('footer a', (as) => as.map((a) => a.href));
     await watched.goto(`${normal.origin}/${PAGES.table}`);
     const served = await footer();
     expect(served[0]).toMatch(new RegExp(`^${normal.origin}/api/schema/\\d+/$`));
@@ -276,7 +276,7 @@ test('a page links its survey as JSON, which answers; opened as files, links bey
     await watched.page.waitForFunction(() => document.querySelector('footer a')?.getAttribute('href')?.startsWith('http'));
     const offline = await footer();
     expect(offline).toEqual(served.map((href) => href.replace(normal.origin, 'http://localhost:8080')));
-    const home = await watched.page.$eval('a.site-name', (a) => (a).href);
+    const home = await watched.page.$eval('a.site-name', (a) => a.href);
     expect(home).toBe(`${pathToFileURL(normal.dist).href}/index.html`);
   }));
 

@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 // Two projects, run together by `npm test`: the tests that start processes (the compiled command,
 // servers, the compiler, the language server, the benchmark) are the slow ones, and are scheduled
 // first so that a fresh clone, with no record of how long each file takes, does not start them last.
+/** Test files that replace a module with vi.mock. */
+const MOCKING = ['test/curation-hostile.test.ts'];
+
 export default defineConfig({
   test: {
     // Vitest leaves a core free by default, which on a 2-core machine runs every file in turn; the
@@ -15,7 +18,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     projects: [
       { extends: true, test: { name: 'processes', include: ['test/**/*.e2e.test.ts'] } },
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/**/*.e2e.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/**/*.e2e.test.ts', ...MOCKING] } },
+      // A file that mocks a module must import the code afresh, or the mock misses a module another file loaded first.
+      { extends: true, test: { name: 'mocking', include: MOCKING, isolate: true } },
     ],
   },
 });

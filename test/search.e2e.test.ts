@@ -352,7 +352,7 @@ const placeOf = (href: string) => {
 
 // ---- Loading the search data -------------------------------------------------------------------------------
 
-test('the search data is not asked for until the box is used, then once', () =>
+test.concurrent('the search data is not asked for until the box is used, then once', () =>
   browser.page({}, async (watched) => {
     await open(watched, `${served}index.html`);
     await watched.page.waitForNetworkIdle({ idleTime: 100 });
@@ -370,11 +370,12 @@ test('the search data is not asked for until the box is used, then once', () =>
     await watched.page.waitForNetworkIdle({ idleTime: 100 });
     expect(dataRequests(watched)).toEqual([`${served}browse/search-data.js`]);
     expectClean(watched);
-  }));
+  }),
+);
 
 // ---- Finding ------------------------------------------------------------------------------------------------
 
-describe('searching', () => {
+describe.concurrent('searching', () => {
   test('a column’s exact name lists it first, and its result opens its table at its row', () =>
     browser.page({}, async (watched) => {
       const column = farColumn();
@@ -553,7 +554,7 @@ describe('searching', () => {
 
 // ---- Deep links ---------------------------------------------------------------------------------------------
 
-describe('deep links', () => {
+describe.concurrent('deep links', () => {
   /** Each address, and the page and anchor it leads to. */
   const links = (): [string, string, string][] => {
     const c = farColumn();
@@ -689,7 +690,7 @@ describe('copy link', () => {
 
 // ---- From files --------------------------------------------------------------------------------------------
 
-test('opened as files, the search finds a column and opens it, and a deep link leads to it', () =>
+test.concurrent('opened as files, the search finds a column and opens it, and a deep link leads to it', () =>
   browser.page({}, async (watched) => {
     const c = farColumn();
     await open(watched, `${files}index.html`);
@@ -710,11 +711,12 @@ test('opened as files, the search finds a column and opens it, and a deep link l
     await arrived(watched.page, files + columnHref(c));
     expect(await target(watched.page)).toEqual({ id: `col-${enc(c.name)}`, visible: true });
     expectClean(watched);
-  }));
+  }),
+);
 
 // ---- Hostile descriptions ----------------------------------------------------------------------------------
 
-test('markup in a column’s description shows as text in the results and runs nothing', () =>
+test.concurrent('markup in a column’s description shows as text in the results and runs nothing', () =>
   browser.page({}, async (watched) => {
     const column = probe('zqx_hostile');
     await open(watched, `${served}index.html`);
@@ -728,12 +730,13 @@ test('markup in a column’s description shows as text in the results and runs n
     expect(await watched.page.$$eval('#search-panel *', (all) => all.filter((e) => ['SCRIPT', 'IMG'].includes(e.tagName)).length)).toBe(0);
     expect(await watched.page.evaluate(() => typeof (window as { __pwned?: unknown }).__pwned)).toBe('undefined');
     expectClean(watched);
-  }));
+  }),
+);
 
 // ---- Escape, odd names, punctuation ----------------------------------------------------------------------
 
 // Once bugs of the first client, each kept as the test it now passes.
-describe('escape, odd names and punctuation', () => {
+describe.concurrent('escape, odd names and punctuation', () => {
   test('Escape from the results closes the panel (the box’s focus event opens it again)', () =>
     browser.page({}, async (watched) => {
       await open(watched, `${served}index.html`);

@@ -3,7 +3,14 @@
 // kept; a script's or style's content goes with it. Links may only go to http(s) and mailto addresses
 // and open without giving the page they leave access to the browser's window.
 
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
+import type SanitizeHtml from 'sanitize-html';
+
+// Loaded when first needed (it takes longer to load than most builds spend in it): most curator
+// text is plain enough to need no parser (plainMarkup).
+let library: typeof SanitizeHtml | undefined;
+const sanitizeHtml = (html: string, options: SanitizeHtml.IOptions): string =>
+  (library ??= createRequire(import.meta.url)('sanitize-html') as typeof SanitizeHtml)(html, options);
 
 /** The elements curator HTML may use. */
 export const ALLOWED_TAGS: readonly string[] = [
@@ -37,7 +44,7 @@ export const ALLOWED_TAGS: readonly string[] = [
 /** The URL schemes a link may have. */
 export const ALLOWED_SCHEMES: readonly string[] = ['http', 'https', 'mailto'];
 
-const OPTIONS: sanitizeHtml.IOptions = {
+const OPTIONS: SanitizeHtml.IOptions = {
   allowedTags: [...ALLOWED_TAGS],
   allowedAttributes: { a: ['href', 'rel'] },
   allowedSchemes: [...ALLOWED_SCHEMES],
@@ -50,7 +57,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
   nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'iframe', 'object', 'embed', 'template', 'svg', 'math'],
   allowVulnerableTags: false,
   transformTags: {
-    a: (tagName, attribs): sanitizeHtml.Tag => {
+    a: (tagName, attribs): SanitizeHtml.Tag => {
       const href = attribs.href;
       // Only an absolute address with an allowed scheme stays (sanitize-html checks the scheme again
       // after this); a link without one keeps its text and loses its address. The tag keeps its name:

@@ -1,5 +1,5 @@
 // Builds meet the faults of real machines: killed (-9) and interrupted (Ctrl-C) at random points of
-// a build of the M synthetic archive, several at once into one output and one cache, a full disk under the
+// a build of the S synthetic archive, several at once into one output and one cache, a full disk under the
 // output and under the cache, an old output that cannot be removed, and a lock left by a build
 // that is gone. Whatever happens, the output is the old one or a complete new one, never a mix,
 // and the next build clears what was left.
@@ -118,7 +118,7 @@ function* delays(seed: number): Generator<number> {
   }
 }
 
-describe('killed and interrupted builds of the M synthetic archive', () => {
+describe('killed and interrupted builds of the S synthetic archive', () => {
   let dir = '';
   const hashes = new Map<string, string>();
   const build = (version: string, stop?: { signal: NodeJS.Signals; afterMs: number }, cache = 'cache') =>
@@ -134,7 +134,7 @@ describe('killed and interrupted builds of the M synthetic archive', () => {
 
   beforeAll(async () => {
     dir = await tempdir();
-    await writeTree(path.join(dir, 'old'), generateArchive('M'));
+    await writeTree(path.join(dir, 'old'), generateArchive('S'));
     await changed(path.join(dir, 'old'), path.join(dir, 'new'), 7);
     // Each version's complete output, built in turn into the output: the states a round may leave.
     // The first build is a cold one (an empty cache), the second a warm one.

@@ -398,6 +398,8 @@ export function siteScript(site: string): void {
     // Escape closes the panel until the visitor types or clicks in the box again: focus coming back
     // to the box, or a search box emptying itself on Escape, leaves it closed.
     let dismissed = false;
+    // Whether the data is on its way: it is asked for, and its results shown, once.
+    let waiting = false;
     const start = (): void => {
       if (dismissed) return;
       show(true);
@@ -405,6 +407,8 @@ export function siteScript(site: string): void {
         render();
         return;
       }
+      if (waiting) return;
+      waiting = true;
       status.textContent = 'Loading the search data…';
       load().then(
         (loaded) => {
@@ -419,7 +423,10 @@ export function siteScript(site: string): void {
       );
     };
 
-    box.addEventListener('focus', start);
+    // Focus coming back to the box (from another window or tab) leaves results on show as they are.
+    box.addEventListener('focus', () => {
+      if (panel.hidden) start();
+    });
     box.addEventListener('input', () => {
       if (box.value !== '') dismissed = false;
       start();

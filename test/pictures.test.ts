@@ -20,6 +20,8 @@ import {
 } from '../src/outputs/browser/pictures/index.ts';
 import type { ChartFacility, SkyPoint, SkyRegion } from '../src/outputs/browser/pictures/index.ts';
 import { textWidth } from '../src/outputs/browser/pictures/svg.ts';
+import { geoHammer, geoMollweide } from '../src/outputs/browser/pictures/projections.ts';
+import { geoHammer as libraryHammer, geoMollweide as libraryMollweide } from 'd3-geo-projection';
 import { walkNodes } from '../src/pipeline/assemble.ts';
 import { PROJECT } from './helpers.ts';
 import { header, tan } from './sky-fixture.ts';
@@ -518,5 +520,31 @@ describe('the band chart', () => {
     while (e && !/pic-f\d/.test(e.attrs.class ?? '')) e = e.parent;
     expect(e?.attrs.class).toBe('pic-f2');
     expect(classOf(map, 'data-region')).toBe('pic-f2');
+  });
+});
+
+describe('the projections', () => {
+  // The sky map's own Hammer and Mollweide against d3-geo-projection's, at points over the whole
+  // sphere, poles and edges included, forward and back.
+  const points: [number, number][] = [];
+  for (let lon = -180; lon <= 180; lon += 15) for (let lat = -90; lat <= 90; lat += 7.5) points.push([lon, lat]);
+
+  test.each([
+    ['Hammer', geoHammer, libraryHammer],
+    ['Mollweide', geoMollweide, libraryMollweide],
+  ] as const)('%s is the library’s, forward and inverted', (_name, ours, theirs) => {
+    const a = ours().rotate([-180, 0]);
+    const b = theirs().rotate([-180, 0]);
+    for (const point of points) {
+      const p = a(point);
+      const q = b(point);
+      expect(p?.[0]).toBeCloseTo(q?.[0] ?? Number.NaN, 9);
+      expect(p?.[1]).toBeCloseTo(q?.[1] ?? Number.NaN, 9);
+      if (Math.abs(point[1]) < 90 && Math.abs(point[0]) < 180) {
+        const back = a.invert?.(p ?? [0, 0]);
+        expect(back?.[0]).toBeCloseTo(point[0], 6);
+        expect(back?.[1]).toBeCloseTo(point[1], 6);
+      }
+    }
   });
 });

@@ -4,8 +4,8 @@
 
 import { geoArea, geoCentroid, geoPath } from 'd3-geo';
 import type { GeoProjection } from 'd3-geo';
-import { geoHammer, geoMollweide } from 'd3-geo-projection';
 import { centreOf, footprintOf } from './footprint.ts';
+import { geoHammer, geoMollweide } from './projections.ts';
 import type { FitsHeader, SkyPoint } from './footprint.ts';
 import { PathWriter, escapeXml, facilityAttributes, facilityOrder, num, pointMark, svgOpen, textWidth } from './svg.ts';
 

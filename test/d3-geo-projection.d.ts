@@ -1,4 +1,4 @@
-// Types for the part of d3-geo-projection the sky map uses (the package ships none): its projections
+// Types for the part of d3-geo-projection the tests compare the sky map's projections with (the package ships none): its projections
 // are d3-geo projections.
 
 declare module 'd3-geo-projection' {

@@ -6,6 +6,7 @@
 // axe-core finds nothing serious in light or dark; nothing scrolls sideways on a phone; and curator
 // text full of script leaves none in the page, nor runs any when its links are clicked.
 
+import { spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -193,6 +194,8 @@ interface Site {
   dist: string;
   /** Where `serve` serves dist/. */
   origin: string;
+  /** The download's browser.zip unpacked, as an astronomer working offline has it. */
+  offline: string;
 }
 
 const servers: ChildProcess[] = [];
@@ -205,7 +208,12 @@ async function site(files: Record<string, string>): Promise<Site> {
   const dist = path.join(dir, 'dist');
   const { origin, server } = await serveSite(dist);
   servers.push(server);
-  return { dir, dist, origin };
+  const offline = path.join(dir, 'offline');
+  const unpacked = spawnSync('/usr/bin/python3', ['-m', 'zipfile', '-e', path.join(dist, 'download/browser.zip'), offline], {
+    encoding: 'utf8',
+  });
+  expect(unpacked.status, unpacked.stderr).toBe(0);
+  return { dir, dist, origin, offline };
 }
 
 /** The imaging facilities of a project's metadata, as their files hold them. */
@@ -250,7 +258,7 @@ function expectClean(watched: WatchedPage, own: string): void {
 
 describe.concurrent.each([
   ['served', () => `${normal.origin}/`],
-  ['opened as files', () => `${pathToFileURL(normal.dist).href}/`],
+  ['opened as files from the download’s zip, unpacked', () => `${pathToFileURL(normal.offline).href}/`],
 ])('%s', (_how, base) => {
   test.each(PAGE_LIST)('the %s page loads with no error and nothing from elsewhere', (_name, page) =>
     browser.page({}, async (watched) => {
@@ -309,7 +317,8 @@ function marks(watched: WatchedPage) {
 async function expectTarget(href: string | null): Promise<void> {
   expect(href).not.toBeNull();
   const url = new URL(href ?? '');
-  const html = await readFile(path.join(normal.dist, decodeURIComponent(url.pathname)), 'utf8');
+  const file = url.protocol === 'file:' ? decodeURIComponent(url.pathname) : path.join(normal.dist, decodeURIComponent(url.pathname));
+  const html = await readFile(file, 'utf8');
   if (url.hash) expect(html, href ?? '').toContain(`id="${url.hash.slice(1)}"`);
 }
 
@@ -320,22 +329,23 @@ describe.concurrent('pictures', () => {
     ['the home page', PAGES.home, () => true, true],
     ['an imaging facility’s page', PAGES.facility, (file: string) => file === VST, true],
     ['a band’s page', PAGES.band, (file: string, band: string) => file === VST && band === 'r', false],
-  ])('%s maps each of its imaging regions (and charts each band), as links', (_name, page, shown, charted) =>
+  ])('%s maps each of its imaging regions (and charts each band), as links, served and from the zip', (_name, page, shown, charted) =>
     browser.page({}, async (watched) => {
       const bands = (await imagingOf(normal.dir)).flatMap((f) => f.bands.filter((b) => shown(f.file, b.name)));
       const regions = bands.flatMap((b) => b.regions.map((r) => String(r.id)));
       expect(regions.length).toBeGreaterThan(1);
-
-      await watched.goto(`${normal.origin}/${page}`);
-      const found = await marks(watched);
-      expect(found.pictures).toEqual([1, charted ? 1 : 0]);
-      expect(found.regions.map((m) => m.key).sort()).toEqual([...regions].sort());
-      expect(found.regionLinks).toBe(regions.length);
-      if (charted) {
-        expect(found.bands.map((m) => m.label).sort()).toEqual(bands.map((b) => b.name).sort());
-        expect(found.bandLinks).toBe(bands.length);
+      for (const base of [`${normal.origin}/`, `${pathToFileURL(normal.offline).href}/`]) {
+        await watched.goto(base + page);
+        const found = await marks(watched);
+        expect(found.pictures).toEqual([1, charted ? 1 : 0]);
+        expect(found.regions.map((m) => m.key).sort()).toEqual([...regions].sort());
+        expect(found.regionLinks).toBe(regions.length);
+        if (charted) {
+          expect(found.bands.map((m) => m.label).sort()).toEqual(bands.map((b) => b.name).sort());
+          expect(found.bandLinks).toBe(bands.length);
+        }
+        for (const mark of [...found.regions, ...found.bands]) await expectTarget(mark.href);
       }
-      for (const mark of [...found.regions, ...found.bands]) await expectTarget(mark.href);
     }),
   );
 });

@@ -7,6 +7,7 @@
 // depth land on their page and anchor, and wrong ones name what is missing and link to the nearest
 // page; a copied link leads back to its column; curator markup in a description stays text.
 
+import { spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -151,7 +152,10 @@ const unitHas = (unit: string, wanted: string) => {
 let archive: Archive;
 let dist = '';
 let origin = '';
-/** The site's root, served and as files, each ending with a slash. */
+/**
+ * The site's root served, and the browser as files: the download's zip unpacked, as an astronomer
+ * working offline has it. Each ends with a slash.
+ */
 let served = '';
 let files = '';
 let server: ChildProcess | undefined;
@@ -168,7 +172,12 @@ beforeAll(async () => {
   dist = path.join(dir, 'dist');
   ({ origin, server } = await serveSite(dist));
   served = `${origin}/`;
-  files = `${pathToFileURL(dist).href}/`;
+  const offline = path.join(dir, 'offline');
+  const unpacked = spawnSync('/usr/bin/python3', ['-m', 'zipfile', '-e', path.join(dist, 'download/browser.zip'), offline], {
+    encoding: 'utf8',
+  });
+  expect(unpacked.status, unpacked.stderr).toBe(0);
+  files = `${pathToFileURL(offline).href}/`;
 });
 
 afterAll(() => {
@@ -688,30 +697,32 @@ describe('copy link', () => {
     }));
 });
 
-// ---- From files --------------------------------------------------------------------------------------------
+// ---- From the offline zip, unpacked --------------------------------------------------------------------------------------------
 
-test.concurrent('opened as files, the search finds a column and opens it, and a deep link leads to it', () =>
-  browser.page({}, async (watched) => {
-    const c = farColumn();
-    await open(watched, `${files}index.html`);
-    await watched.page.waitForNetworkIdle({ idleTime: 100 });
-    expect(dataRequests(watched)).toEqual([]);
-    expectColumns(
-      await search(watched.page, 'ucd:phys.veloc'),
-      archive.columns.filter((x) => ucdHas(x.ucd, 'phys.veloc')),
-      files,
-    );
-    expect((await search(watched.page, c.name)).results[0]?.href).toBe(files + columnHref(c));
-    await Promise.all([watched.page.waitForNavigation(), watched.page.click('#search-results li a')]);
-    await arrived(watched.page, files + columnHref(c));
-    expect(await target(watched.page)).toEqual({ id: `col-${enc(c.name)}`, visible: true });
-    expect(dataRequests(watched)).toEqual([`${files}browse/search-data.js`]);
+test.concurrent(
+  'from the download’s zip unpacked and opened as files, the search finds a column and opens it, and a deep link leads to it',
+  () =>
+    browser.page({}, async (watched) => {
+      const c = farColumn();
+      await open(watched, `${files}index.html`);
+      await watched.page.waitForNetworkIdle({ idleTime: 100 });
+      expect(dataRequests(watched)).toEqual([]);
+      expectColumns(
+        await search(watched.page, 'ucd:phys.veloc'),
+        archive.columns.filter((x) => ucdHas(x.ucd, 'phys.veloc')),
+        files,
+      );
+      expect((await search(watched.page, c.name)).results[0]?.href).toBe(files + columnHref(c));
+      await Promise.all([watched.page.waitForNavigation(), watched.page.click('#search-results li a')]);
+      await arrived(watched.page, files + columnHref(c));
+      expect(await target(watched.page)).toEqual({ id: `col-${enc(c.name)}`, visible: true });
+      expect(dataRequests(watched)).toEqual([`${files}browse/search-data.js`]);
 
-    await open(watched, `${files}browse/index.html#${addressOf(c)}`);
-    await arrived(watched.page, files + columnHref(c));
-    expect(await target(watched.page)).toEqual({ id: `col-${enc(c.name)}`, visible: true });
-    expectClean(watched);
-  }),
+      await open(watched, `${files}browse/index.html#${addressOf(c)}`);
+      await arrived(watched.page, files + columnHref(c));
+      expect(await target(watched.page)).toEqual({ id: `col-${enc(c.name)}`, visible: true });
+      expectClean(watched);
+    }),
 );
 
 // ---- Hostile descriptions ----------------------------------------------------------------------------------

@@ -588,8 +588,11 @@ describe('other pages', () => {
       '0.5″',
       '50×50×2048',
       '1e-16 erg/(s cm2 Angstrom)',
-      'PRIMARY fluxVARIANCE variance <of> flux',
     ]);
+    // The description and extensions in the row under the product's, across the table.
+    const details = all(root, (e) => e.tag === 'tr' && e.attrs.class === 'detail');
+    expect(details.map((d) => d.attrs['data-product'])).toEqual(IFS.products.map((p) => p.name));
+    expect(details[0]?.text).toContain('Extensions: PRIMARY fluxVARIANCE variance <of> flux');
     expect(text[1]?.slice(0, 4)).toEqual(['map', 'combined', '–', '1800']);
     expect(text[1]?.[7]).toBe('no unit');
   });

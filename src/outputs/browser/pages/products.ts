@@ -24,6 +24,7 @@ export function productId(name: string): string {
   return `product-${encodeURIComponent(name)}`;
 }
 
+/** A product's facts in a row, and its description and extensions in a row under it, the table's full width. */
 function productRow(product: DataProduct): string {
   const id = productId(product.name);
   const extensions = product.extensions.length
@@ -31,8 +32,7 @@ function productRow(product: DataProduct): string {
     : NONE;
   return (
     `<tr id="${escapeHtml(id)}"><th scope="row"><code class="name">${escapeHtml(product.name)}</code>` +
-    `<a class="permalink" href="#${escapeHtml(id)}" aria-label="Link to product ${escapeHtml(product.name)}">#</a>` +
-    `<div>${descriptionHtml(product.description)}</div></th>` +
+    `<a class="permalink" href="#${escapeHtml(id)}" aria-label="Link to product ${escapeHtml(product.name)}">#</a></th>` +
     `<td>${escapeHtml(product.product_type)}</td>` +
     `<td>${product.arm === null ? '<span class="muted">combined</span>' : escapeHtml(product.arm)}</td>` +
     `<td class="num">${wavelengthRange(product)}</td>` +
@@ -40,10 +40,24 @@ function productRow(product: DataProduct): string {
     `<td class="num">${numberOr(product.wave_step_ang, '&nbsp;Å')}</td>` +
     `<td class="num">${numberOr(product.spatial_sampling_arcsec, '″')}</td>` +
     `<td class="num">${product.dimensions ? escapeHtml(product.dimensions.join('\u00d7')) : NONE}</td>` +
-    `<td>${isPlaceholder(product.flux_unit) ? '<span class="muted">no unit</span>' : `<code>${escapeHtml(product.flux_unit ?? '')}</code>`}</td>` +
-    `<td>${extensions}</td></tr>`
+    `<td>${isPlaceholder(product.flux_unit) ? '<span class="muted">no unit</span>' : `<code>${escapeHtml(product.flux_unit ?? '')}</code>`}</td></tr>` +
+    `<tr class="detail" data-product="${escapeHtml(product.name)}"><td colspan="${HEADINGS.length}">` +
+    `<div>${descriptionHtml(product.description)}</div><div class="extensions-of"><span class="muted">Extensions:</span> ${extensions}</div></td></tr>`
   );
 }
+
+/** The products table's headings: a product's facts, each in its column. */
+const HEADINGS = [
+  'Product',
+  'Type',
+  'Arm',
+  { num: 'Wavelengths' },
+  { num: 'R' },
+  { num: 'Sampling' },
+  { num: 'Spaxel' },
+  { num: 'Dimensions' },
+  'Flux unit',
+] as const;
 
 /** An IFS or spectra facility's page, with its products. */
 export function productFacilityPage(facility: ProductFacility, place: ReleasePlace, kind: 'ifs' | 'spectra'): string {
@@ -55,23 +69,7 @@ export function productFacilityPage(facility: ProductFacility, place: ReleasePla
       ['Facility', `<code>${escapeHtml(facility.name)}</code>`],
       ['Holds', plural(facility.products.length, 'data product')],
     ]) +
-    scrollTable(
-      `Data products of ${facility.name}`,
-      [
-        'Product',
-        'Type',
-        'Arm',
-        { num: 'Wavelengths' },
-        { num: 'R' },
-        { num: 'Sampling' },
-        { num: 'Spaxel' },
-        { num: 'Dimensions' },
-        'Flux unit',
-        'Extensions',
-      ],
-      facility.products.map(productRow),
-      'products',
-    );
+    scrollTable(`Data products of ${facility.name}`, HEADINGS, facility.products.map(productRow), 'products');
   return shell({
     path,
     title: displayName(facility),

@@ -138,7 +138,11 @@ table.fits td:nth-child(2){white-space:nowrap}
 details summary{cursor:pointer;color:var(--link);margin-top:.5rem}
 ul.releases,ul.nodes{padding-left:1.1rem}
 ul.nodes li{margin:.4rem 0}
-ol.extensions{margin:0;padding-left:1.2rem;min-width:14rem}
+ol.extensions{margin:.2rem 0 0;padding-left:1.2rem;columns:2 18rem;column-gap:2rem}
+table.products tr:not(.detail) th,table.products tr:not(.detail) td{border-bottom:0}
+table.products tr.detail td{padding-top:0;font-size:.92rem}
+table.products td{overflow-wrap:anywhere}
+table.products tr:target+tr.detail{background:var(--target)}
 figure.picture{margin:1.5rem 0;overflow-x:auto}
 figure.picture svg{display:block;width:100%;min-width:36rem;height:auto;max-height:70vh}
 figcaption{font-size:.85rem;color:var(--muted);margin-top:.35rem}

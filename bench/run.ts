@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SIZES, generateArchive } from './synthetic.ts';
+import { dataFor } from './sites.ts';
+import { SIZES } from './synthetic.ts';
 import type { Size } from './synthetic.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -52,21 +53,6 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
-
-/** The synthetic archive of a size, generated once into the bench folder (it is deterministic). */
-function dataFor(size: Size, root: string): string {
-  const dir = path.join(root, `metadata-${size}`);
-  const done = path.join(root, `metadata-${size}.done`);
-  if (existsSync(done)) return dir;
-  rmSync(dir, { recursive: true, force: true });
-  for (const [relative, text] of generateArchive(size)) {
-    const file = path.join(dir, relative);
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, text);
-  }
-  writeFileSync(done, '');
-  return dir;
 }
 
 function yamlBytes(dir: string): number {

@@ -12,7 +12,7 @@
 // It prints a Markdown table like the other benchmarks; nothing is asserted, the issue's targets
 // (1.5 MB compressed, first results within 50 ms) are reported as met or not.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -21,14 +21,11 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import puppeteer from 'puppeteer-core';
 import type { Browser, Page } from 'puppeteer-core';
-import { SIZES, generateArchive } from './synthetic.ts';
+import { CLI, HOST, PROJECT, build, buildHas, dataFor } from './sites.ts';
+import { SIZES } from './synthetic.ts';
 import type { Size } from './synthetic.ts';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PROJECT = path.resolve(HERE, '../..');
-const CLI = path.join(PROJECT, 'bin/archive-schema.js');
 const CHROMIUM = process.env.ARCHIVE_SCHEMA_CHROMIUM ?? '/usr/bin/chromium';
-const HOST = '127.0.0.1';
 const DATA = 'browse/search-data.js';
 const TARGET = { compressedMb: 1.5, keystrokeMs: 50 };
 /** Dispatches timed together for one baseline sample: one alone is below the browser's timer resolution. */
@@ -47,30 +44,6 @@ interface Options {
 }
 
 // ---- The site --------------------------------------------------------------------------------------
-
-/** The synthetic archive of a size, generated once into the folder, where `npm run bench` keeps it too. */
-function dataFor(size: Size, root: string): string {
-  const dir = path.join(root, `metadata-${size}`);
-  const done = path.join(root, `metadata-${size}.done`);
-  if (existsSync(done)) return dir;
-  rmSync(dir, { recursive: true, force: true });
-  for (const [relative, text] of generateArchive(size)) {
-    const file = path.join(dir, relative);
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, text);
-  }
-  writeFileSync(done, '');
-  return dir;
-}
-
-/** Builds the site as `npm run bench:serve` does (same folder, same cache), so the two can share --dir. */
-function build(metadata: string, out: string, cache: string): void {
-  const help = spawnSync(process.execPath, [CLI, 'build', '--help'], { cwd: PROJECT, encoding: 'utf8' });
-  const args = [CLI, 'build', '--metadata', metadata, '--out', out, '--cache-dir', cache, '--base-url', `http://${HOST}`, '--quiet'];
-  if (help.stdout.includes('--precompress')) args.push('--precompress');
-  const run = spawnSync(process.execPath, args, { cwd: PROJECT, encoding: 'utf8', maxBuffer: 1 << 26 });
-  if (run.status !== 0) throw new Error(`${args.slice(1).join(' ')} exited with ${run.status ?? run.signal}:\n${run.stderr}${run.stdout}`);
-}
 
 /** `archive-schema serve` on a free loopback port, once it says where it listens. */
 async function serve(site: string): Promise<{ origin: string; server: ChildProcess }> {
@@ -302,7 +275,8 @@ async function bench(options: Options, root: string, log: (text: string) => void
   const loadAverage = os.loadavg();
   log(`Generating or reusing the synthetic ${options.size} archive in ${root}, and building it ...\n`);
   const site = path.join(root, `site-${options.size}`);
-  build(dataFor(options.size, root), site, path.join(root, `cache-site-${options.size}`));
+  // Built as `npm run bench:serve` builds it (same folder, same cache), so the two can share --dir.
+  build(dataFor(options.size, root), site, path.join(root, `cache-site-${options.size}`), buildHas('--precompress'));
   const measuredSizes = sizesOf(site);
   const firstSurvey = /surveys:\[\["([^"]+)"/.exec(readFileSync(path.join(site, DATA), 'utf8').slice(0, 4096))?.[1] ?? '';
 

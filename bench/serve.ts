@@ -27,15 +27,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SIZES, generateArchive } from './synthetic.ts';
+import { CLI, HOST, PROJECT, build, buildHas, dataFor } from './sites.ts';
+import { SIZES } from './synthetic.ts';
 import type { Size } from './synthetic.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PROJECT = path.resolve(HERE, '../..');
-const CLI = path.join(PROJECT, 'bin/archive-schema.js');
 const STATIC_SERVER = path.join(HERE, 'static-server.js');
 /** Everything listens and connects here, and nowhere else. */
-const HOST = '127.0.0.1';
 const COMPRESSED = { 'Accept-Encoding': 'br, gzip' };
 /** Requests a large case makes over one connection; with many, one per connection. */
 const LARGE_SEQUENTIAL = 8;
@@ -464,34 +462,6 @@ async function load(spec: Load): Promise<Measured> {
 }
 
 // ---- The sites -------------------------------------------------------------------------------------
-
-/** The synthetic archive of a size, generated once into the folder, where `npm run bench` keeps it too. */
-function dataFor(size: Size, root: string): string {
-  const dir = path.join(root, `metadata-${size}`);
-  const done = path.join(root, `metadata-${size}.done`);
-  if (existsSync(done)) return dir;
-  rmSync(dir, { recursive: true, force: true });
-  for (const [relative, text] of generateArchive(size)) {
-    const file = path.join(dir, relative);
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, text);
-  }
-  writeFileSync(done, '');
-  return dir;
-}
-
-/** Builds a site, with a cache of its own in the folder, so a site kept with --dir is rebuilt in a moment. */
-function build(metadata: string, out: string, cache: string, precompress: boolean): void {
-  const args = [CLI, 'build', '--metadata', metadata, '--out', out, '--cache-dir', cache, '--base-url', `http://${HOST}`, '--quiet'];
-  if (precompress) args.push('--precompress');
-  const run = spawnSync(process.execPath, args, { cwd: PROJECT, encoding: 'utf8', maxBuffer: 1 << 26 });
-  if (run.status !== 0) throw new Error(`${args.slice(1).join(' ')} exited with ${run.status ?? run.signal}:\n${run.stderr}${run.stdout}`);
-}
-
-function buildHas(flag: string): boolean {
-  const help = spawnSync(process.execPath, [CLI, 'build', '--help'], { cwd: PROJECT, encoding: 'utf8' });
-  return help.stdout.includes(flag);
-}
 
 /** The survey whose answer is the smallest: the small response. */
 function smallestSurvey(site: string): string {

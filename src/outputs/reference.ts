@@ -49,11 +49,12 @@ export function referenceFiles(archive: Archive, baseUrl: string): OutputFiles {
     );
   }
   for (const [path, text] of fixedFiles()) out.set(path, text);
-  // The browser's pages from each group's and facility's texts rendered here, filled in place.
-  for (const plan of planBrowser({ archive, fragments: renderedFragments(archive), baseUrl })) out.set(plan.path, filledText(plan.pieces));
+  // Each group's and facility's texts rendered here, once, for the browser's pages (filled in place) and the download.
+  const fragments = renderedFragments(archive);
+  for (const plan of planBrowser({ archive, fragments, baseUrl })) out.set(plan.path, filledText(plan.pieces));
   // Documents that do not depend on the metadata are the same on both paths.
   for (const plan of planOpenapi({ archive, fragments: new Map(), baseUrl })) out.set(plan.path, textOf(plan.path, plan.pieces));
-  for (const [path, content] of downloadFiles(archive, baseUrl, browserFiles(out))) out.set(path, content);
+  for (const [path, content] of downloadFiles(archive, fragments, baseUrl, browserFiles(out))) out.set(path, content);
   return out;
 }
 
@@ -83,7 +84,12 @@ export function withReferenceCopies(files: OutputFiles): OutputFiles {
  * members over the same parts as the fast path's (each group's and facility's text rendered here);
  * the browser's files zipped whole; checksums of the bytes themselves.
  */
-function downloadFiles(archive: Archive, baseUrl: string, browser: ReadonlyMap<string, Uint8Array>): OutputFiles {
+function downloadFiles(
+  archive: Archive,
+  fragments: ReadonlyMap<string, Fragment>,
+  baseUrl: string,
+  browser: ReadonlyMap<string, Uint8Array>,
+): OutputFiles {
   const files: OutputFiles = new Map();
   const items = (kind: KindType, entry: Entry<NodeYaml>, survey: SurveyEntry, release: ReleaseEntry) =>
     nodeObject(kind, entry.data, [survey.data.name, release.data.name]);
@@ -108,7 +114,6 @@ function downloadFiles(archive: Archive, baseUrl: string, browser: ReadonlyMap<s
   for (const survey of surveys) visit(survey.value);
   const json = `${encodeJson({ schema_version: ARCHIVE_SCHEMA_VERSION, generated: latest || null, counts, surveys: surveys.map((s) => s.value) })}\n`;
   files.set(ARCHIVE_FILE, json);
-  const fragments = renderedFragments(archive);
   const members = archiveParts({ archive, fragments, baseUrl }).map((part) =>
     gzipMember(typeof part === 'string' ? Buffer.from(part, 'utf8') : (part.compact as Uint8Array)),
   );

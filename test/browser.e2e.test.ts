@@ -6,7 +6,6 @@
 // axe-core finds nothing serious in light or dark; nothing scrolls sideways on a phone; and curator
 // text full of script leaves none in the page, nor runs any when its links are clicked.
 
-import { spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,7 +14,7 @@ import { load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { axeViolations, useBrowser } from './browser.ts';
 import type { WatchedPage } from './browser.ts';
-import { cli, serveSite, testdir } from './helpers.ts';
+import { cli, serveSite, testdir, unpackZip } from './helpers.ts';
 import { tan } from './sky-fixture.ts';
 
 // ---- The archive --------------------------------------------------------------------------------------------
@@ -209,10 +208,7 @@ async function site(files: Record<string, string>): Promise<Site> {
   const { origin, server } = await serveSite(dist);
   servers.push(server);
   const offline = path.join(dir, 'offline');
-  const unpacked = spawnSync('/usr/bin/python3', ['-m', 'zipfile', '-e', path.join(dist, 'download/browser.zip'), offline], {
-    encoding: 'utf8',
-  });
-  expect(unpacked.status, unpacked.stderr).toBe(0);
+  unpackZip(path.join(dist, 'download/browser.zip'), offline);
   return { dir, dist, origin, offline };
 }
 

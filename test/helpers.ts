@@ -1,7 +1,7 @@
 // Shared test helpers: temporary project folders from object literals, an in-process CLI run,
 // and a raw HTTP client that sends exactly the method and path it is given.
 
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { chmod, chown, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
@@ -248,4 +248,16 @@ function runNode(args: string[]): Promise<string> {
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`archive-schema ${args.join(' ')}: ${err}`))));
   });
+}
+
+/** A zip's members unpacked into a folder by another reader than the one that wrote it: Debian's Python. */
+export function unpackZip(zip: string, into: string): void {
+  const run = spawnSync(
+    '/usr/bin/python3',
+    ['-c', 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])', zip, into],
+    {
+      encoding: 'utf8',
+    },
+  );
+  expect(run.status, run.stderr).toBe(0);
 }

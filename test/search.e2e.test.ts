@@ -7,7 +7,6 @@
 // depth land on their page and anchor, and wrong ones name what is missing and link to the nearest
 // page; a copied link leads back to its column; curator markup in a description stays text.
 
-import { spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateArchive } from '../bench/synthetic.ts';
 import { useBrowser } from './browser.ts';
 import type { WatchedPage } from './browser.ts';
-import { cli, serveSite, testdir } from './helpers.ts';
+import { cli, serveSite, testdir, unpackZip } from './helpers.ts';
 
 // ---- The archive, and what its YAML says -------------------------------------------------------------------
 
@@ -173,10 +172,7 @@ beforeAll(async () => {
   ({ origin, server } = await serveSite(dist));
   served = `${origin}/`;
   const offline = path.join(dir, 'offline');
-  const unpacked = spawnSync('/usr/bin/python3', ['-m', 'zipfile', '-e', path.join(dist, 'download/browser.zip'), offline], {
-    encoding: 'utf8',
-  });
-  expect(unpacked.status, unpacked.stderr).toBe(0);
+  unpackZip(path.join(dist, 'download/browser.zip'), offline);
   files = `${pathToFileURL(offline).href}/`;
 });
 

@@ -6,13 +6,16 @@
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Parser } from 'htmlparser2';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { isBrowserFile } from '../src/hosting/routes.ts';
 import { zipWhole } from '../src/outputs/download/zip.ts';
+import { PieceReader, newSlot } from '../src/destination/pieces.ts';
+import type { Bytes } from '../src/outputs/plan.ts';
+import { openCache } from '../src/pipeline/cache.ts';
 import { cli, edit, snapshotTree, tempdir, testdir, unpackZip } from './helpers.ts';
 
 const PYTHON = '/usr/bin/python3';
@@ -152,19 +155,20 @@ describe('download/browser.zip', () => {
     const project = await testdir();
     expect((await cli(['build', '--cache-dir', CACHE], project)).code).toBe(0);
     const deflated = path.join(project, CACHE, 'deflated');
-    /** Each kept member's file: its name is the member's key; its inode and time say whether it was written again. */
-    const kept = async () =>
-      new Map(
-        (await readdir(deflated))
-          .filter((name) => name !== 'index.json')
-          .map((name) => {
-            const stats = statSync(path.join(deflated, name));
-            return [name, `${stats.ino}:${stats.mtimeMs}`] as const;
-          }),
-      );
+    /** The cache's index of deflated members: each one's CRC-32, sizes, pack and place in it; and each pack's size. */
+    type Member = [number, number, number, string, number];
+    const kept = async () => {
+      const index = JSON.parse(await readFile(path.join(deflated, 'index.json'), 'utf8')) as {
+        members: Record<string, Member>;
+        packs: Record<string, number>;
+      };
+      return { members: new Map(Object.entries(index.members)), packs: index.packs };
+    };
     const before = await kept();
     const filesBefore = await browserFilesOf(path.join(project, 'dist'));
-    expect(before.size).toBe(filesBefore.size);
+    expect(before.members.size).toBe(filesBefore.size);
+    // One pack holds them all, one after another.
+    expect(Object.values(before.packs)).toEqual([[...before.members.values()].reduce((n, m) => n + m[2], 0)]);
     await edit(project, 'metadata/alpha/dr1/catalogues/SpecCat.yaml', (t) => t.replace('Unique ID', 'Unique GAMA ID'));
     const rebuilt = await cli(['build', '--cache-dir', CACHE], project);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
@@ -173,11 +177,27 @@ describe('download/browser.zip', () => {
     const changed = [...filesAfter].filter(([file, bytes]) => !filesBefore.get(file)?.equals(bytes)).map(([file]) => file);
     expect(changed.length).toBeGreaterThan(0);
     expect(changed.length).toBeLessThan(filesAfter.size / 2);
-    const fresh = [...after.keys()].filter((key) => !before.has(key));
+    const fresh = [...after.members.keys()].filter((key) => !before.members.has(key));
     expect(fresh.length).toBe(changed.length);
-    // The others were neither deflated nor written again; those of the files replaced are gone.
-    for (const [key, stamp] of after) if (before.has(key)) expect(stamp).toBe(before.get(key));
-    expect(after.size).toBe(filesAfter.size);
+    expect(after.members.size).toBe(filesAfter.size);
+    // The others were not deflated again: each is where it was, or copied out of a pack mostly of
+    // members no longer used (which is then gone). The new pack holds the fresh ones and those copied.
+    const packs = await readdir(deflated);
+    const copied: string[] = [];
+    for (const [key, member] of after.members) {
+      const was = before.members.get(key);
+      if (!was) continue;
+      if (member[3] === was[3]) expect(member[4]).toBe(was[4]);
+      else {
+        expect(packs).not.toContain(was[3]);
+        copied.push(key);
+      }
+    }
+    const newPacks = Object.keys(after.packs).filter((name) => !(name in before.packs));
+    expect(newPacks).toHaveLength(1);
+    const sizeOf = (keys: string[]) => keys.reduce((n, key) => n + (after.members.get(key)?.[2] ?? 0), 0);
+    expect(after.packs[newPacks[0] ?? '']).toBe(sizeOf([...fresh, ...copied]));
+    expect(packs.sort()).toEqual(['index.json', ...Object.keys(after.packs)].sort());
     // And the zip is what a cold build of the edited metadata makes.
     expect((await cli(['build', '--no-cache', '--out', 'cold'], project)).code).toBe(0);
     const zip = await readFile(path.join(project, ZIP));
@@ -198,6 +218,45 @@ describe('download/browser.zip', () => {
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(rebuilt.stderr).toMatch(/The build cache was damaged/);
     expect((await readFile(path.join(project, 'other/download/browser.zip'))).equals(zip)).toBe(true);
+  });
+});
+
+describe('the cache of deflated members', () => {
+  const member = (text: string) => ({ crc: 1, size: text.length, deflated: Buffer.from(text) });
+  const read = async (bytes: Bytes) => {
+    if (bytes instanceof Uint8Array) return Buffer.from(bytes).toString();
+    const reader = new PieceReader(() => Promise.resolve(newSlot()));
+    let out = '';
+    for await (const [, chunk] of reader.chunks([{ bytes, key: 'k', shift: 0, breaks: 0 }])) out += Buffer.from(chunk).toString();
+    return out;
+  };
+
+  test('keeps a pack while enough of it is used, and copies the rest out of one that is mostly unused', async () => {
+    const dir = await tempdir();
+    const first = openCache(dir);
+    for (const key of ['a', 'b', 'c', 'd']) first.deflated.put(key, member(key.repeat(100)));
+    first.deflated.keep(new Set(['a', 'b', 'c', 'd']));
+    const [pack] = (await readdir(path.join(dir, 'deflated'))).filter((name) => name.endsWith('.pack'));
+    // Half of it still used: kept where it is.
+    const second = openCache(dir);
+    second.deflated.put('e', member('e'.repeat(100)));
+    second.deflated.keep(new Set(['a', 'b', 'e']));
+    expect(second.deflated.get('a')?.bytes).toMatchObject({ file: path.join(dir, 'deflated', pack ?? ''), offset: 0 });
+    expect(second.deflated.get('c')).toBeUndefined();
+    // A quarter: 'a' is copied next to this build's member, and the old pack goes.
+    const third = openCache(dir);
+    third.deflated.put('f', member('f'.repeat(100)));
+    third.deflated.keep(new Set(['a', 'e', 'f']));
+    const packs = (await readdir(path.join(dir, 'deflated'))).filter((name) => name.endsWith('.pack'));
+    expect(packs).not.toContain(pack);
+    expect(packs).toHaveLength(2);
+    for (const key of ['a', 'e', 'f']) {
+      const kept = third.deflated.get(key);
+      expect(kept?.compressedSize).toBe(100);
+      expect(await read(kept?.bytes ?? new Uint8Array())).toBe(key.repeat(100));
+    }
+    // And a fourth build finds them where the third left them.
+    expect(await read(openCache(dir).deflated.get('a')?.bytes ?? new Uint8Array())).toBe('a'.repeat(100));
   });
 });
 

@@ -2,9 +2,9 @@
 // build cache's) read a chunk at a time and never held whole, page text shifted to its column and
 // NUL marks filled (with a survey's URL) as it passes. The writer and the comparer both read plans through here.
 
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { INDENT, StaleBytesError } from '../outputs/plan.ts';
-import type { Bytes, Piece } from '../outputs/plan.ts';
+import type { Bytes, Piece, StoredBytes } from '../outputs/plan.ts';
 
 // Texts in memory are passed in large chunks; what is read or shifted, in smaller ones.
 const DIRECT_CHUNK = 4 << 20;
@@ -60,17 +60,15 @@ export class PieceReader {
       for (let at = 0; at < bytes.length; at += size) yield [await this.nextSlot(), bytes.subarray(at, at + size)];
       return;
     }
-    let fd: number;
+    const fd = openStored(bytes);
     try {
-      fd = openSync(bytes.file, 'r');
-    } catch (error) {
-      throw new StaleBytesError(bytes.file, undefined, bytes.size, (error as Error).message);
-    }
-    try {
+      const start = bytes.offset ?? 0;
       let read = 0;
       for (;;) {
         const slot = await this.nextSlot();
-        const n = readSync(fd, slot.input, 0, CHUNK, null);
+        // A packed text ends where its size says; a whole file, where the file does.
+        const want = bytes.offset === undefined ? CHUNK : Math.min(CHUNK, bytes.size - read);
+        const n = want === 0 ? 0 : readSync(fd, slot.input, 0, want, start + read);
         if (n === 0) break;
         read += n;
         yield [slot, slot.input.subarray(0, n)];
@@ -79,6 +77,47 @@ export class PieceReader {
     } finally {
       closeSync(fd);
     }
+  }
+}
+
+/**
+ * Opens the file stored bytes are in; a packed file must still have the size it was stored with
+ * (any other means it was damaged since, whichever text is asked for).
+ */
+export function openStored(bytes: StoredBytes): number {
+  let fd: number;
+  try {
+    fd = openSync(bytes.file, 'r');
+  } catch (error) {
+    throw new StaleBytesError(bytes.file, undefined, bytes.size, (error as Error).message);
+  }
+  if (bytes.fileSize !== undefined) {
+    const size = fstatSync(fd).size;
+    if (size !== bytes.fileSize) {
+      closeSync(fd);
+      throw new StaleBytesError(bytes.file, size, bytes.fileSize, `has ${size} bytes, not the ${bytes.fileSize} recorded`);
+    }
+  }
+  return fd;
+}
+
+/** Stored bytes read whole (a small text: a facility's sky). */
+export function readStored(bytes: StoredBytes): Buffer {
+  const fd = openStored(bytes);
+  try {
+    const out = Buffer.allocUnsafe(bytes.size);
+    let read = 0;
+    while (read < bytes.size) {
+      const n = readSync(fd, out, read, bytes.size - read, (bytes.offset ?? 0) + read);
+      if (n === 0) break;
+      read += n;
+    }
+    // A whole file must end where its size says.
+    if (read === bytes.size && bytes.offset === undefined && readSync(fd, Buffer.allocUnsafe(1), 0, 1, read) !== 0) read++;
+    if (read !== bytes.size) throw new StaleBytesError(bytes.file, read, bytes.size, `has ${read} bytes, not the ${bytes.size} recorded`);
+    return out;
+  } finally {
+    closeSync(fd);
   }
 }
 

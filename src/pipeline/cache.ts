@@ -7,8 +7,19 @@
 // kept to be written over (write.ts), and the schema browser's files deflated for the download's
 // zip (outputs/download/browser-zip.ts).
 
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+  writevSync,
+} from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { fileURLToPath } from 'node:url';
@@ -63,21 +74,36 @@ function lazyNodes(head: Record<string, unknown>, key: string, file: string): vo
   });
 }
 
-/** Where an entry's texts are kept, its compact JSON and its page text, and their sizes in bytes. */
-function textFiles(
-  base: string,
-  [compact, page]: readonly [number, number],
-): { compact: { file: string; size: number }; page: { file: string; size: number } } {
-  return { compact: { file: `${base}.json`, size: compact }, page: { file: `${base}.html`, size: page } };
+/**
+ * Where an entry keeps its texts: one file that packs them all (its compact JSON, its page text and
+ * its unit texts, outputs/units.ts) one after another, written at once. A file per text made a cold
+ * build create tens of thousands of files, which cost more than writing their bytes.
+ */
+function packFile(base: string): string {
+  return `${base}.texts`;
 }
 
-/**
- * Where an entry keeps one of its unit texts (outputs/units.ts). A text named after a node (a
- * band's page) may hold any character a name may; percent-encoded, it is one file name, and the
- * fixed names (`columns.csv`) stay as they were.
- */
-function unitTextFile(base: string, name: string): string {
-  return `${base}.text.${encodeURIComponent(name)}`;
+/** Writes these buffers one after another into a new file, with as few calls as they allow. */
+function writeAll(file: string, buffers: readonly Uint8Array[]): void {
+  const fd = openSync(file, 'w');
+  try {
+    let left = buffers.filter((b) => b.length > 0);
+    while (left.length > 0) {
+      let n = writevSync(fd, left.slice(0, 1024));
+      // What a short write left: the rest of the buffer it stopped in, and those after it.
+      const rest: Uint8Array[] = [];
+      for (const b of left) {
+        if (n >= b.length) n -= b.length;
+        else {
+          rest.push(n > 0 ? b.subarray(n) : b);
+          n = 0;
+        }
+      }
+      left = rest;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A digest's key: the pipeline, the file's place and a hash of its bytes. */
@@ -153,13 +179,17 @@ export function openCache(dir: string): Cache {
       return undefined;
     }
   };
+  const made = new Set<string>();
   // Written to a temporary name first, so a build killed mid-write leaves no half entry behind.
   // Says whether the file was kept.
-  const save = (file: string, bytes: Uint8Array | string): boolean => {
+  const save = (file: string, bytes: Uint8Array | string | readonly Uint8Array[]): boolean => {
     const temp = `${file}.${process.pid}.tmp`;
     try {
-      mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(temp, bytes);
+      const folder = path.dirname(file);
+      if (!made.has(folder)) mkdirSync(folder, { recursive: true });
+      made.add(folder);
+      if (typeof bytes === 'string' || bytes instanceof Uint8Array) writeFileSync(temp, bytes);
+      else writeAll(temp, bytes);
       renameSync(temp, file);
       return true;
     } catch {
@@ -168,22 +198,58 @@ export function openCache(dir: string): Cache {
       return false;
     }
   };
-  // Deflated members: each one's bytes in a file named by its key, and their CRC-32s and sizes in
-  // one index, which lists only members whose file was written whole.
+  // Deflated members: packed, one after another, into a file per build that deflated any (named by
+  // the time and a random part), and listed in one index with their CRC-32s, sizes and places, which is
+  // written once the build's members are all in their pack. A pack no member is listed in any more
+  // is removed; one mostly of members no longer used has the others copied into this build's pack
+  // first. A file per member made a cold build create thousands of files.
   const deflatedDir = path.join(dir, 'deflated');
   const deflatedIndex = path.join(deflatedDir, 'index.json');
-  let deflated: Map<string, [number, number, number]> | undefined;
-  const members = (): Map<string, [number, number, number]> => {
+  type Member = [crc: number, size: number, compressedSize: number, pack: string, offset: number];
+  let deflated: { members: Map<string, Member>; packs: Map<string, number> } | undefined;
+  const isPackName = (name: unknown): name is string => typeof name === 'string' && /^[\w.-]+\.pack$/.test(name);
+  const stored = () => {
     if (deflated) return deflated;
-    const stored = readJson(deflatedIndex);
-    const valid = (v: unknown): v is [number, number, number] =>
-      Array.isArray(v) && v.length === 3 && v.every((n) => Number.isSafeInteger(n) && (n as number) >= 0);
-    deflated = new Map(
-      stored && typeof stored === 'object'
-        ? Object.entries(stored as Record<string, unknown>).filter((e): e is [string, [number, number, number]] => valid(e[1]))
+    const read = readJson(deflatedIndex) as { members?: unknown; packs?: unknown } | undefined;
+    const packs = new Map(
+      read?.packs && typeof read.packs === 'object'
+        ? Object.entries(read.packs as Record<string, unknown>).filter(
+            (e): e is [string, number] => isPackName(e[0]) && Number.isSafeInteger(e[1]) && (e[1] as number) >= 0,
+          )
         : [],
     );
+    const valid = (v: unknown): v is Member =>
+      Array.isArray(v) &&
+      v.length === 5 &&
+      [v[0], v[1], v[2], v[4]].every((n) => Number.isSafeInteger(n) && (n as number) >= 0) &&
+      packs.has(v[3] as string);
+    deflated = {
+      members: new Map(
+        read?.members && typeof read.members === 'object'
+          ? Object.entries(read.members as Record<string, unknown>).filter((e): e is [string, Member] => valid(e[1]))
+          : [],
+      ),
+      packs,
+    };
     return deflated;
+  };
+  // This build's pack: opened at its first member, closed when the members kept are chosen.
+  let pack: { name: string; fd: number; size: number } | undefined;
+  const appendToPack = (bytes: Uint8Array): { name: string; offset: number } | undefined => {
+    try {
+      if (!pack) {
+        mkdirSync(deflatedDir, { recursive: true });
+        const name = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}.pack`;
+        pack = { name, fd: openSync(path.join(deflatedDir, name), 'w'), size: 0 };
+      }
+      const offset = pack.size;
+      for (let at = 0; at < bytes.length;) at += writeSync(pack.fd, bytes, at, bytes.length - at, offset + at);
+      pack.size += bytes.length;
+      return { name: pack.name, offset };
+    } catch {
+      // A cache that cannot be written (a full disk) only makes the next build slower.
+      return undefined;
+    }
   };
   const cache: Cache = {
     hits: 0,
@@ -201,21 +267,24 @@ export function openCache(dir: string): Cache {
       // rules, when the shapes changed). Something missing by then stops the build, which starts
       // again cold (build.ts).
       const stored = digest as Digest & { fragmentKey?: string; fragmentSizes?: [number, number, number]; nodesKey?: string } & Partial<
-          Record<'fragmentTexts', Record<string, [number, number, string?]>>
+          Record<'fragmentTexts', Record<string, [number, number, number, string?]>>
         > &
         Partial<Pick<Fragment, 'counts' | 'latest'>>;
       if (stored.fragmentKey && stored.fragmentSizes && stored.fragmentTexts && stored.counts && stored.latest !== undefined) {
         const [compact, page, pageBreaks] = stored.fragmentSizes;
-        const base = path.join(digests, key);
+        const file = packFile(path.join(digests, key));
+        let fileSize = compact + page;
+        for (const [size] of Object.values(stored.fragmentTexts)) fileSize += size;
         const texts = Object.fromEntries(
-          Object.entries(stored.fragmentTexts).map(([name, [size, marks, hash]]) => [
+          Object.entries(stored.fragmentTexts).map(([name, [size, offset, marks, hash]]) => [
             name,
-            { bytes: { file: unitTextFile(base, name), size }, marks, ...(hash === undefined ? {} : { hash }) },
+            { bytes: { file, size, offset, fileSize }, marks, ...(hash === undefined ? {} : { hash }) },
           ]),
         );
         digest.fragment = {
           key: stored.fragmentKey,
-          ...textFiles(base, [compact, page]),
+          compact: { file, size: compact, offset: 0, fileSize },
+          page: { file, size: page, offset: compact, fileSize },
           pageBreaks,
           texts,
           counts: stored.counts,
@@ -235,15 +304,18 @@ export function openCache(dir: string): Cache {
         if (!(fragment.compact instanceof Uint8Array && fragment.page instanceof Uint8Array))
           throw new Error(`${digest.relative}: only a new digest is stored`);
         const sizes = [fragment.compact.length, fragment.page.length, fragment.pageBreaks] as const;
-        const files = textFiles(path.join(digests, digest.key), [sizes[0], sizes[1]]);
-        save(files.compact.file, fragment.compact);
-        save(files.page.file, fragment.page);
-        const texts: Record<string, [number, number, string?]> = {};
+        const packed: Uint8Array[] = [fragment.compact, fragment.page];
+        let offset = sizes[0] + sizes[1];
+        const texts: Record<string, [number, number, number, string?]> = {};
         for (const [name, text] of Object.entries(fragment.texts)) {
           if (!(text.bytes instanceof Uint8Array)) throw new Error(`${digest.relative}: only a new digest is stored`);
-          save(unitTextFile(path.join(digests, digest.key), name), text.bytes);
-          texts[name] = text.hash === undefined ? [text.bytes.length, text.marks] : [text.bytes.length, text.marks, text.hash];
+          packed.push(text.bytes);
+          const size = text.bytes.length;
+          texts[name] = text.hash === undefined ? [size, offset, text.marks] : [size, offset, text.marks, text.hash];
+          offset += size;
         }
+        // Without its pack, the entry is not written: it would be found without its texts.
+        if (!save(packFile(path.join(digests, digest.key)), packed)) return;
         entry.fragmentKey = fragment.key;
         entry.fragmentSizes = sizes;
         entry.fragmentTexts = texts;
@@ -306,28 +378,62 @@ export function openCache(dir: string): Cache {
     },
     deflated: {
       get(key): StoredMember | undefined {
-        const known = members().get(key);
+        const { members, packs } = stored();
+        const known = members.get(key);
         if (!known) return undefined;
-        const [crc, size, compressedSize] = known;
-        // A file gone or cut short since is noticed as the zip is written: the build starts again cold.
-        return { crc, size, compressedSize, bytes: { file: path.join(deflatedDir, key), size: compressedSize } };
+        const [crc, size, compressedSize, name, offset] = known;
+        // A pack gone or cut short since is noticed as the zip is written: the build starts again cold.
+        const fileSize = name === pack?.name ? undefined : packs.get(name);
+        return {
+          crc,
+          size,
+          compressedSize,
+          bytes: { file: path.join(deflatedDir, name), size: compressedSize, offset, ...(fileSize === undefined ? {} : { fileSize }) },
+        };
       },
       put(key, member) {
-        if (save(path.join(deflatedDir, key), member.deflated)) members().set(key, [member.crc, member.size, member.deflated.length]);
+        const at = appendToPack(member.deflated);
+        if (at) stored().members.set(key, [member.crc, member.size, member.deflated.length, at.name, at.offset]);
       },
       keep(used) {
-        const kept = new Map([...members()].filter(([key]) => used.has(key)));
-        deflated = kept;
-        save(deflatedIndex, JSON.stringify(Object.fromEntries(kept)));
+        const { members, packs } = stored();
+        for (const key of members.keys()) if (!used.has(key)) members.delete(key);
+        const live = new Map<string, number>();
+        for (const [, , compressedSize, name] of members.values()) live.set(name, (live.get(name) ?? 0) + compressedSize);
+        // A pack mostly of members no longer used: its others are copied into this build's pack.
+        for (const [name, size] of packs) {
+          const kept = live.get(name) ?? 0;
+          if (kept === 0 || kept * 2 >= size) continue;
+          try {
+            const bytes = readFileSync(path.join(deflatedDir, name));
+            if (bytes.length !== size) throw new Error(`has ${bytes.length} bytes, not ${size}`);
+            for (const [key, member] of members) {
+              if (member[3] !== name) continue;
+              const at = appendToPack(bytes.subarray(member[4], member[4] + member[2]));
+              if (!at) throw new Error('not copied');
+              members.set(key, [member[0], member[1], member[2], at.name, at.offset]);
+            }
+          } catch {
+            // Left where they are: a pack damaged since is noticed as the zip is written.
+          }
+        }
+        if (pack) {
+          closeSync(pack.fd);
+          packs.set(pack.name, pack.size);
+          pack = undefined;
+        }
+        const listed = new Set([...members.values()].map((m) => m[3]));
+        for (const name of packs.keys()) if (!listed.has(name)) packs.delete(name);
+        save(deflatedIndex, JSON.stringify({ packs: Object.fromEntries(packs), members: Object.fromEntries(members) }));
         let names: string[];
         try {
           names = readdirSync(deflatedDir);
         } catch {
           return;
         }
-        // Members no longer used, and half-written files of a build that was stopped (this build holds the cache).
+        // Packs no member is in, and those of a build that was stopped (this build holds the cache).
         for (const name of names)
-          if (name !== path.basename(deflatedIndex) && !kept.has(name)) rmSync(path.join(deflatedDir, name), { force: true });
+          if (name !== path.basename(deflatedIndex) && !packs.has(name)) rmSync(path.join(deflatedDir, name), { force: true });
       },
     },
   };

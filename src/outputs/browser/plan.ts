@@ -3,7 +3,6 @@
 // the archive's skeleton, and the pages of each group and facility, rendered with their files
 // (texts.ts) and spliced in, their survey's and release's breadcrumbs filled in as they are written.
 
-import { readFileSync } from 'node:fs';
 import { DATA_TYPES, DOCUMENTS, requestTarget, surveyUrl } from '../../hosting/routes.ts';
 import { SECTIONS } from '../../kinds/registry.ts';
 import { rootsOf } from '../../pipeline/assemble.ts';
@@ -11,7 +10,8 @@ import type { Archive, ReleaseEntry, SurveyEntry } from '../../pipeline/assemble
 import { releaseHead, surveyObject } from '../api/objects.ts';
 import { textPiece } from '../fragment.ts';
 import type { Fragment } from '../fragment.ts';
-import { StaleBytesError, planOf } from '../plan.ts';
+import { planOf } from '../plan.ts';
+import { readStored } from '../../destination/pieces.ts';
 import type { Bytes, Piece, Plan } from '../plan.ts';
 import type { PlanInput } from '../planner.ts';
 import { manyTextName } from '../units.ts';
@@ -164,16 +164,7 @@ function textOf(fragment: Fragment, name: string): string {
 }
 
 function bytesOf(bytes: Bytes): Uint8Array {
-  if (bytes instanceof Uint8Array) return bytes;
-  let read: Uint8Array;
-  try {
-    read = readFileSync(bytes.file);
-  } catch (error) {
-    throw new StaleBytesError(bytes.file, undefined, bytes.size, (error as Error).message);
-  }
-  if (read.length !== bytes.size)
-    throw new StaleBytesError(bytes.file, read.length, bytes.size, `has ${read.length} bytes, not the ${bytes.size} recorded`);
-  return read;
+  return bytes instanceof Uint8Array ? bytes : readStored(bytes);
 }
 
 /** The home page's sky map of every imaging region and chart of every band; nothing without imaging. */

@@ -30,7 +30,10 @@ export interface StoredMember {
 export interface DeflatedStore {
   get(key: string): StoredMember | undefined;
   put(key: string, member: { crc: number; size: number; deflated: Uint8Array }): void;
-  /** Keeps these members only, so the store does not grow without bound. */
+  /**
+   * Keeps these members only, so the store does not grow without bound. It may move the members
+   * it keeps: where one is is asked again afterwards.
+   */
   keep(used: ReadonlySet<string>): void;
 }
 
@@ -77,10 +80,16 @@ export async function planBrowserZip(plans: readonly Plan[], store: DeflatedStor
   };
   await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, missing.length) }, lane));
   store.keep(new Set(keys));
+  // Keeping may have moved members deflated before (into this build's pack): ask where they are now.
+  files.forEach((_plan, i) => {
+    if (found[i]?.bytes instanceof Uint8Array) return;
+    found[i] = store.get(keys[i] as string);
+  });
   const members: ZipMember[] = [];
   const pieces: Piece[] = [];
   files.forEach((plan, i) => {
-    const stored = found[i] as StoredMember;
+    const stored = found[i];
+    if (!stored) throw new Error(`${plan.path}: its deflated member was not kept`);
     const member: ZipMember = { name: plan.path, crc: stored.crc, size: stored.size, compressedSize: stored.compressedSize };
     // Equal keys mean equal bytes: a member of another size was damaged in the cache.
     if (member.size !== plan.size) {

@@ -11,6 +11,7 @@ import { check } from '../src/build.ts';
 import type { RegionYaml } from '../src/kinds/data.ts';
 import {
   bandChart,
+  markOnDefaultMap,
   pixelToSky,
   placeRegion,
   readWcs,
@@ -18,7 +19,7 @@ import {
   skyProjection,
   wavelengthLabel,
 } from '../src/outputs/browser/pictures/index.ts';
-import type { ChartFacility, SkyPoint, SkyRegion } from '../src/outputs/browser/pictures/index.ts';
+import type { ChartFacility, RegionName, SkyPoint, SkyRegion } from '../src/outputs/browser/pictures/index.ts';
 import { textWidth } from '../src/outputs/browser/pictures/svg.ts';
 import { geoHammer, geoMollweide } from '../src/outputs/browser/pictures/projections.ts';
 import { geoHammer as libraryHammer, geoMollweide as libraryMollweide } from 'd3-geo-projection';
@@ -343,9 +344,14 @@ describe('the sky map', () => {
         fits_header: tan(ra, dec, 0.25 + (i % 8) * 0.25, 0.5 + (i % 5) * 0.2),
       });
     });
-    const href = (r: SkyRegion) => `/browse/r/${r.key}/`;
+    const href = (r: RegionName) => `/browse/r/${r.key}/`;
     const svg = skyMap(regions, { href });
     expect(marksOf(parseSvg(svg))).toHaveLength(5000);
+    // Marked beforehand, as a facility's regions are for the home page's map: the same picture.
+    const marked = regions.map((r) => ({ key: r.key, name: r.name, facility: r.facility, band: r.band, mark: markOnDefaultMap(r) }));
+    expect(skyMap(marked, { href })).toBe(svg);
+    expect(skyMap(marked.slice(0, 40), { facilities: ['b'] })).toBe(skyMap(regions.slice(0, 40), { facilities: ['b'] }));
+    expect(() => skyMap(marked, { projection: 'mollweide' })).toThrow(/marked for another projection/);
     const given = regions.reduce((n, r) => n + href(r).length + r.key.length + `${r.name} (${r.facility} ${r.band})`.length, 0);
     const bytes = Buffer.byteLength(svg);
     expect((bytes - given) / 5000).toBeLessThan(100);

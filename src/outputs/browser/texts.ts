@@ -8,8 +8,8 @@ import { sectionOf } from '../../kinds/registry.ts';
 import type { KindType } from '../../kinds/registry.ts';
 import type { ApiObject } from '../api/objects.ts';
 import type { UnitPlace } from '../units.ts';
-import { bandChart, skyMap } from './pictures/index.ts';
-import type { ChartFacility, SkyRegion } from './pictures/index.ts';
+import { bandChart, markOnDefaultMap, skyMap } from './pictures/index.ts';
+import type { ChartFacility, MarkedRegion, RegionName } from './pictures/index.ts';
 import { bandPage, facilityPage, groupPage, productFacilityPage, regionId, tablePage } from './pages/index.ts';
 import type { CatalogueGroup, DataKind, ImagingFacility, PagePath, ProductFacility, ReleasePlace } from './pages/index.ts';
 import { displayName, linkFrom, rootOf } from './pages/html.ts';
@@ -47,7 +47,8 @@ export interface UnitPage {
 /** What the home page's pictures need of an imaging facility. */
 export interface FacilitySky {
   facility: ChartFacility;
-  regions: SkyRegion[];
+  /** Each region with its mark on the all-sky map, which its facility's, its band's and the home page's maps all draw. */
+  regions: MarkedRegion[];
 }
 
 /** The data type of a kind's files. */
@@ -76,8 +77,8 @@ export function sharedCrumbs(place: ReleasePlace, path: PagePath): string {
     .join('');
 }
 
-/** Every page of a group or facility, with its place's labels as given. */
-export function unitPages(kind: KindType, api: ApiObject, place: ReleasePlace): UnitPage[] {
+/** Every page of a group or facility, with its place's labels as given (and a facility's sky, when made already). */
+export function unitPages(kind: KindType, api: ApiObject, place: ReleasePlace, given?: FacilitySky): UnitPage[] {
   const dataKind = dataKindOf(kind);
   if (dataKind === 'catalogues') {
     const group = api as unknown as CatalogueGroup;
@@ -91,7 +92,7 @@ export function unitPages(kind: KindType, api: ApiObject, place: ReleasePlace): 
     const facility = api as unknown as ImagingFacility;
     const inner = { ...place, parent: facility };
     const path = parentPath(place, dataKind, facility.name);
-    const sky = facilitySky(facility, place);
+    const sky = given ?? facilitySky(facility, place);
     const pictures = {
       bandChart: bandChart([sky.facility], { href: (band) => linkFrom(path, childPath(inner, dataKind, band.name)) }),
       skyMap: skyMap(sky.regions, { href: (region) => regionHref(path, place, facility.name, region) }),
@@ -113,7 +114,7 @@ export function unitPages(kind: KindType, api: ApiObject, place: ReleasePlace): 
 }
 
 /** The link from the page at `from` to a region's card on its band's page. */
-export function regionHref(from: PagePath, place: ReleasePlace, facility: string, region: SkyRegion): string {
+export function regionHref(from: PagePath, place: ReleasePlace, facility: string, region: Pick<RegionName, 'name' | 'band'>): string {
   const band = childPath({ ...place, parent: { name: facility, pretty_name: null } }, 'imaging', region.band);
   return `${linkFrom(from, band)}#${regionId(region.name)}`;
 }
@@ -127,17 +128,11 @@ export function facilitySky(facility: ImagingFacility, place: ReleasePlace): Fac
       bands: facility.bands.map((b) => ({ key: b.band_key, name: b.name, central_wave_ang: b.central_wave_ang })),
     },
     regions: facility.bands.flatMap((b) =>
-      b.regions.map((r) => ({
-        key: String(r.id),
-        name: r.name,
-        facility: facility.name,
-        band: b.name,
-        fits_header: r.fits_header,
-        ra_c: r.ra_c,
-        dec_c: r.dec_c,
-        unit: r.unit,
-        frame: r.frame,
-      })),
+      b.regions.map((r) => {
+        const named = { key: String(r.id), name: r.name, facility: facility.name, band: b.name };
+        const mark = markOnDefaultMap({ ...named, fits_header: r.fits_header, ra_c: r.ra_c, dec_c: r.dec_c, unit: r.unit, frame: r.frame });
+        return { ...named, mark };
+      }),
     ),
   };
 }
@@ -146,7 +141,9 @@ export function facilitySky(facility: ImagingFacility, place: ReleasePlace): Fac
 export function browserTexts(api: ApiObject, unit: UnitPlace, kind: KindType): Record<string, string> {
   const place = pagePlace(unit);
   const texts: Record<string, string> = {};
-  for (const page of unitPages(kind, api, place)) {
+  const dataKind = dataKindOf(kind);
+  const sky = dataKind === 'imaging' ? facilitySky(api as unknown as ImagingFacility, place) : undefined;
+  for (const page of unitPages(kind, api, place, sky)) {
     const shared = sharedCrumbs(place, page.path);
     const at = page.html.indexOf(shared);
     if (at < 0) throw new Error(`${page.path.join('/')}: no breadcrumbs to leave for the survey's`);
@@ -159,9 +156,8 @@ export function browserTexts(api: ApiObject, unit: UnitPlace, kind: KindType): R
     texts[page.name] = html.slice(0, cut);
     texts[tailText(page.name)] = html.slice(cut + json.length);
   }
-  const dataKind = dataKindOf(kind);
   texts[ITEM_TEXT] = releaseItem(place, dataKind, api as unknown as CatalogueGroup, itemSize(dataKind, api));
   texts[SEARCH_TEXT] = searchEntry(kind, api, unit);
-  if (dataKind === 'imaging') texts[SKY_TEXT] = JSON.stringify(facilitySky(api as unknown as ImagingFacility, place));
+  if (sky) texts[SKY_TEXT] = JSON.stringify(sky);
   return texts;
 }

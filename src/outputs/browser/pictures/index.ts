@@ -1,8 +1,8 @@
 // The schema browser's pictures, drawn at build time as SVG text from plain data: the sky map of
 // imaging regions and the chart of imaging bands by wavelength.
 
-export { placeRegion, skyMap, skyProjection } from './sky.ts';
-export type { Placement, SkyMapOptions, SkyRegion } from './sky.ts';
+export { markOnDefaultMap, placeRegion, skyMap, skyProjection } from './sky.ts';
+export type { MarkedRegion, Placement, RegionName, SkyMapOptions, SkyMark, SkyRegion } from './sky.ts';
 export { bandChart, wavelengthLabel } from './bands.ts';
 export type { BandChartOptions, ChartBand, ChartFacility } from './bands.ts';
 export { centreOf, footprintOf, pixelToSky, readWcs, toIcrs } from './footprint.ts';

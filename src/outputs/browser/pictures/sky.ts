@@ -25,9 +25,24 @@ export interface SkyRegion {
   frame: string;
 }
 
+/** What names a region on a map: its key, name, facility and band. */
+export type RegionName = Pick<SkyRegion, 'key' | 'name' | 'facility' | 'band'>;
+
+/**
+ * A region with its mark on the map of the default projection and centre made beforehand
+ * (markOnDefaultMap), where it is drawn on several maps: its facility's, its band's and the home
+ * page's, which is made from every facility's regions and would otherwise project each again.
+ */
+export interface MarkedRegion extends RegionName {
+  mark: SkyMark;
+}
+
+/** A region's mark, before the map's facility order and shared places are known; null where it has no place. */
+export type SkyMark = Pick<Mark, 'layer' | 'size' | 'element' | 'box' | 'at'> | null;
+
 export interface SkyMapOptions {
   /** The address of a region's page; no link when it returns undefined or is not given. */
-  href?: (region: SkyRegion) => string | undefined;
+  href?: (region: RegionName) => string | undefined;
   /** The picture's name for assistive technology and as its tooltip. */
   title?: string;
   /** A sentence put before the generated description. */
@@ -92,7 +107,7 @@ export function skyProjection(options: Pick<SkyMapOptions, 'projection' | 'centr
 }
 
 interface Mark {
-  region: SkyRegion;
+  region: RegionName;
   facility: number;
   /** 0 for a footprint, 1 for a point: points are drawn over footprints. */
   layer: number;
@@ -116,17 +131,11 @@ interface Mark {
  * naming region, facility and band. Regions without a position are left out and counted in the
  * description. The same input gives the same bytes.
  */
-export function skyMap(regions: readonly SkyRegion[], options: SkyMapOptions = {}): string {
+export function skyMap(regions: readonly (SkyRegion | MarkedRegion)[], options: SkyMapOptions = {}): string {
   const centre = options.centre ?? 180;
   const projectionName = options.projection ?? 'hammer';
-  const projection = skyProjection(options);
-  const writer = new PathWriter();
-  const path = geoPath(projection, writer);
-  const draw = (object: Parameters<typeof path>[0]) => {
-    path(object);
-    const d = writer.take();
-    return { d, extent: writer.extent };
-  };
+  const byDefault = projectionName === 'hammer' && centre === 180;
+  const { projection, draw } = byDefault ? defaultMap() : mapOf(options);
 
   const order = facilityOrder(
     options.facilities,
@@ -138,7 +147,11 @@ export function skyMap(regions: readonly SkyRegion[], options: SkyMapOptions = {
   let unplaced = 0;
   regions.forEach((region, index) => {
     const facility = facilityIndex.get(region.facility) ?? 0;
-    const mark = markOf(region, facility, projection, draw);
+    let mark: SkyMark | undefined;
+    if ('mark' in region) {
+      if (!byDefault) throw new Error(`region ${region.key} was marked for another projection`);
+      mark = region.mark;
+    } else mark = markOf(region, projection, draw);
     if (!mark) {
       unplaced++;
       return;
@@ -184,6 +197,35 @@ export function skyMap(regions: readonly SkyRegion[], options: SkyMapOptions = {
   return `${out}</svg>\n`;
 }
 
+type Draw = (object: Parameters<ReturnType<typeof geoPath>>[0]) => { d: string; extent: number };
+
+/** A projection, and a way to draw on it that gives SVG path data and how large it is. */
+function mapOf(options: Pick<SkyMapOptions, 'projection' | 'centre'>): { projection: GeoProjection; draw: Draw } {
+  const projection = skyProjection(options);
+  const writer = new PathWriter();
+  const path = geoPath(projection, writer);
+  const draw: Draw = (object) => {
+    path(object);
+    const d = writer.take();
+    return { d, extent: writer.extent };
+  };
+  return { projection, draw };
+}
+
+let byDefault: ReturnType<typeof mapOf> | undefined;
+
+/** The map of the default projection and centre: made once, as fitting it to the picture takes a while. */
+function defaultMap(): ReturnType<typeof mapOf> {
+  byDefault ??= mapOf({});
+  return byDefault;
+}
+
+/** A region's mark on the map of the default projection and centre, to keep with it (MarkedRegion). */
+export function markOnDefaultMap(region: SkyRegion): SkyMark {
+  const { projection, draw } = defaultMap();
+  return markOf(region, projection, draw) ?? null;
+}
+
 /** The sphere's outline, the grid and its labels: the same on every map of a projection and centre. */
 interface Frame {
   sphere: string;
@@ -193,12 +235,7 @@ interface Frame {
 
 const FRAMES = new Map<string, Frame>();
 
-function frameOf(
-  projectionName: string,
-  centre: number,
-  projection: GeoProjection,
-  draw: (object: Parameters<ReturnType<typeof geoPath>>[0]) => { d: string; extent: number },
-): Frame {
+function frameOf(projectionName: string, centre: number, projection: GeoProjection, draw: Draw): Frame {
   const key = `${projectionName} ${centre}`;
   let frame = FRAMES.get(key);
   if (!frame) {
@@ -210,9 +247,8 @@ function frameOf(
 
 function markOf(
   region: SkyRegion,
-  facility: number,
   projection: GeoProjection,
-  draw: (object: Parameters<ReturnType<typeof geoPath>>[0]) => { d: string; extent: number },
+  draw: Draw,
 ): Pick<Mark, 'layer' | 'size' | 'element' | 'box' | 'at'> | undefined {
   const placement = placeRegion(region);
   if (placement.kind === 'unplaced') return undefined;
@@ -324,7 +360,7 @@ function sharePoints(marks: Mark[]): void {
   }
 }
 
-function link(region: SkyRegion, mark: string, href: SkyMapOptions['href']): string {
+function link(region: RegionName, mark: string, href: SkyMapOptions['href']): string {
   const title = `<title>${escapeXml(`${region.name} (${region.facility} ${region.band})`)}</title>`;
   const address = href?.(region);
   if (address === undefined) return mark.replace(/\/>$/, `>${title}</${mark.startsWith('<path') ? 'path' : 'circle'}>`);

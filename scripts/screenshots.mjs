@@ -5,7 +5,7 @@
 //   node scripts/screenshots.mjs [--dir dist] [--out /tmp/archive-schema-shots]
 //                                [--table PAGE] [--facility PAGE] [--band PAGE]
 //
-// PAGE is a page's file below the site's root (browse/gama/dr3/imaging/VST/index.html). Left out,
+// PAGE is a page's file below the site's root (browse/gama/dr3/imaging/VST.html). Left out,
 // each is chosen from the site: the table with the most columns up to 60, the facility with the
 // most bands and the band with the most regions up to 30, so that a page is full but its picture
 // still readable. ARCHIVE_SCHEMA_CHROMIUM names another browser than /usr/bin/chromium.
@@ -59,7 +59,7 @@ function fullest(found, most) {
 const chosen = {
   home: 'index.html',
   table: values.table ?? fullest(pages(/^browse\/[^/]+\/[^/]+\/catalogues\/[^/]+\/[^/]+\/index\.html$/, '<tr id="col-'), 60),
-  facility: values.facility ?? fullest(pages(/^browse\/[^/]+\/[^/]+\/imaging\/[^/]+\/index\.html$/, 'data-band='), Infinity),
+  facility: values.facility ?? fullest(pages(/^browse\/[^/]+\/[^/]+\/imaging\/[^/]+\.html$/, 'data-band='), Infinity),
   band: values.band ?? fullest(pages(/^browse\/[^/]+\/[^/]+\/imaging\/[^/]+\/[^/]+\/index\.html$/, '<article class="card"'), 30),
 };
 

@@ -535,9 +535,9 @@ describe('other pages', () => {
     const hrefs = all(root, (e) => e.tag === 'a').map((a) => resolve(['browse', 'gama', 'dr3'], a.attrs.href ?? ''));
     expect(hrefs).toEqual(
       expect.arrayContaining([
-        'browse/gama/dr3/catalogues/SpecCat/index.html',
-        'browse/gama/dr3/imaging/GALEX/index.html',
-        'browse/gama/dr3/ifs/SAMI/index.html',
+        'browse/gama/dr3/catalogues/SpecCat.html',
+        'browse/gama/dr3/imaging/GALEX.html',
+        'browse/gama/dr3/ifs/SAMI.html',
       ]),
     );
   });

@@ -178,12 +178,12 @@ const PAGES = {
   home: 'index.html',
   survey: 'browse/alpha/index.html',
   release: 'browse/alpha/dr2/index.html',
-  group: 'browse/alpha/dr2/catalogues/Photometry/index.html',
-  table: 'browse/alpha/dr2/catalogues/Photometry/MagPhot/index.html',
-  facility: 'browse/alpha/dr2/imaging/VST/index.html',
-  band: 'browse/alpha/dr2/imaging/VST/r/index.html',
-  ifs: 'browse/alpha/dr2/ifs/sami/index.html',
-  spectra: 'browse/alpha/dr2/spectra/aaomega/index.html',
+  group: 'browse/alpha/dr2/catalogues/Photometry.html',
+  table: 'browse/alpha/dr2/catalogues/Photometry/MagPhot.html',
+  facility: 'browse/alpha/dr2/imaging/VST.html',
+  band: 'browse/alpha/dr2/imaging/VST/r.html',
+  ifs: 'browse/alpha/dr2/ifs/sami.html',
+  spectra: 'browse/alpha/dr2/spectra/aaomega.html',
 } as const;
 const PAGE_LIST = Object.entries(PAGES);
 

@@ -448,7 +448,7 @@ describe.each(HOSTS)('on %s', (host) => {
       '/',
       '/index.html',
       '/browse/alpha/',
-      '/browse/alpha/dr2/imaging/VST/r/',
+      '/browse/alpha/dr2/imaging/VST/r.html',
       '/browse/gamma/index.html',
       '/browse/style.css',
     ];

@@ -126,7 +126,8 @@ function read(files: Map<string, string>): Archive {
 
 const enc = encodeURIComponent;
 /** A page below the site's root, from its names. */
-const pageOf = (...names: string[]) => `browse/${names.map(enc).join('/')}/index.html`;
+// A group's, facility's or table's page is a file of its own; a survey's or release's, its folder's index.html.
+const pageOf = (...names: string[]) => `browse/${names.map(enc).join('/')}${names.length >= 4 ? '.html' : '/index.html'}`;
 const tableOf = (c: Column) => pageOf(c.survey, c.release, 'catalogues', c.group, c.table);
 const columnHref = (c: Column) => `${tableOf(c)}#col-${enc(c.name)}`;
 const addressOf = (c: Column) => [c.survey, c.release, 'catalogues', c.group, c.table, c.name].join('.');

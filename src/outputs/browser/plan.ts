@@ -22,7 +22,7 @@ import { escapeHtml } from './pages/html.ts';
 import { childPath, parentPath, releasePath, surveyPath } from './pages/places.ts';
 import { ITEM_TEXT, PAGE_TEXT, SEARCH_TEXT, SKY_TEXT, childText, pagePlace, regionHref, sharedCrumbs, tailText } from './texts.ts';
 import { jsonLink } from './pages/shell.ts';
-import { rootOf } from './pages/html.ts';
+import { isFilePage, rootOf } from './pages/html.ts';
 import { SEARCH_DATA_PATH, SEARCH_TAIL, searchHead } from './search.ts';
 import type { SearchSurvey } from './search.ts';
 import { siteScriptText } from './client/script.ts';
@@ -33,7 +33,8 @@ const BROWSER = 'browser';
 
 /** The file a page is written to: its path's names as they are (links percent-encode them; hosts and file:// decode). */
 export function pageFile(path: PagePath): string {
-  return path.length === 0 ? 'index.html' : `${path.join('/')}/index.html`;
+  if (path.length === 0) return 'index.html';
+  return isFilePage(path) ? `${path.join('/')}.html` : `${path.join('/')}/index.html`;
 }
 
 export function planBrowser(input: PlanInput): Plan[] {

@@ -63,7 +63,8 @@ export function siteScript(site: string): void {
   const root = me ? me.src.replace(/browse\/site\.js(?:[?#].*)?$/, '') : new URL('./', location.href).href;
   const LIMIT = 100;
   const enc = encodeURIComponent;
-  const page = (segments: string[]): string => `${segments.map(enc).join('/')}/index.html`;
+  // As pages/html.ts has it: a group's, facility's, table's or band's page is a file of its own.
+  const page = (segments: string[]): string => `${segments.map(enc).join('/')}${segments.length >= 5 ? '.html' : '/index.html'}`;
 
   let loading: Promise<Index> | undefined;
 

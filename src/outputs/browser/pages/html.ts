@@ -18,19 +18,34 @@ export function segment(name: string): string {
   return encodeURIComponent(name);
 }
 
-/** The folders of the page for a place, below the site's root (`[]` is the home page). */
+/** The names of the page for a place below the site's root (`[]` is the home page). */
 export type PagePath = readonly string[];
+
+/**
+ * How long a path is from which a page is a file of its own (`browse/s/r/catalogues/Group.html`,
+ * `…/Group/Table.html`) rather than a folder's index.html (the survey's and release's pages): a
+ * group, a facility, a table and a band. A folder for each of them made every build create and
+ * remove thousands of folders; this way only a group or facility with tables or bands has one.
+ */
+export const FILE_PAGE_DEPTH = 5;
+
+/** Whether a page at this path is a file named after its last name, not a folder's index.html. */
+export function isFilePage(path: PagePath): boolean {
+  return path.length >= FILE_PAGE_DEPTH;
+}
 
 /** The page's file below the site's root, as a link from the root: `browse/gama/dr3/index.html`. */
 export function pageHref(path: PagePath): string {
-  return path.length === 0 ? 'index.html' : `${path.map(segment).join('/')}/index.html`;
+  if (path.length === 0) return 'index.html';
+  const names = path.map(segment);
+  return isFilePage(path) ? `${names.join('/')}.html` : `${names.join('/')}/index.html`;
 }
 
 /** The way from a page at `path` up to the site's root: `''`, `../`, `../../`, … */
 export function rootOf(path: PagePath): string {
   // Only names that can be folders: a page is where its path says.
   for (const name of path) segment(name);
-  return '../'.repeat(path.length);
+  return '../'.repeat(isFilePage(path) ? path.length - 1 : path.length);
 }
 
 /** The link from one page to another, relative, so that the pages work from a folder (file://) as well. */

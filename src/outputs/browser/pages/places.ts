@@ -1,9 +1,11 @@
 // Where each page of the schema browser lives, and the breadcrumbs that lead to it:
-//   browse/<survey>/                                   a survey
-//   browse/<survey>/<release>/                         a release
-//   browse/<survey>/<release>/catalogues/<group>/      a catalogue group; a table one level down
-//   browse/<survey>/<release>/imaging/<facility>/      an imaging facility; a band one level down
-//   browse/<survey>/<release>/ifs|spectra/<facility>/  an IFS or spectra facility and its products
+//   browse/<survey>/                                          a survey
+//   browse/<survey>/<release>/                                a release
+//   browse/<survey>/<release>/catalogues/<group>.html         a catalogue group
+//   browse/<survey>/<release>/catalogues/<group>/<table>.html  one of its tables
+//   browse/<survey>/<release>/imaging/<facility>.html         an imaging facility
+//   browse/<survey>/<release>/imaging/<facility>/<band>.html  one of its bands
+//   browse/<survey>/<release>/ifs|spectra/<facility>.html     an IFS or spectra facility and its products
 
 import { displayName, surveyId } from './html.ts';
 import type { PagePath } from './html.ts';

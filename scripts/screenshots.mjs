@@ -58,9 +58,9 @@ function fullest(found, most) {
 
 const chosen = {
   home: 'index.html',
-  table: values.table ?? fullest(pages(/^browse\/[^/]+\/[^/]+\/catalogues\/[^/]+\/[^/]+\/index\.html$/, '<tr id="col-'), 60),
+  table: values.table ?? fullest(pages(/^browse\/[^/]+\/[^/]+\/catalogues\/[^/]+\/[^/]+\.html$/, '<tr id="col-'), 60),
   facility: values.facility ?? fullest(pages(/^browse\/[^/]+\/[^/]+\/imaging\/[^/]+\.html$/, 'data-band='), Infinity),
-  band: values.band ?? fullest(pages(/^browse\/[^/]+\/[^/]+\/imaging\/[^/]+\/[^/]+\/index\.html$/, '<article class="card"'), 30),
+  band: values.band ?? fullest(pages(/^browse\/[^/]+\/[^/]+\/imaging\/[^/]+\/[^/]+\.html$/, '<article class="card"'), 30),
 };
 
 /** `archive-schema serve` on a free port, once it says where. */

@@ -15,9 +15,8 @@ import {
   ucdHtml,
   unitHtml,
 } from './html.ts';
-import { childPath, idOf, parentCrumbs, parentPath, releaseCrumbs } from './places.ts';
+import { childPath, nodePage, parentCrumbs, parentPath, releaseCrumbs } from './places.ts';
 import type { ParentPlace, ReleasePlace } from './places.ts';
-import { shell } from './shell.ts';
 import type { CatalogueColumn, CatalogueGroup, CatalogueTable } from './types.ts';
 
 /** True when the column's UCD has the word `meta.main`: the table's main value of its kind. */
@@ -72,14 +71,7 @@ export function tablePage(table: CatalogueTable, place: ParentPlace): string {
         'data-address': [place.survey.name, place.release.name, 'catalogues', place.parent.name, table.name].join('.'),
       },
     );
-  return shell({
-    path,
-    title: displayName(table),
-    body,
-    crumbs: [...parentCrumbs(place, 'catalogues'), { label: displayName(table) }],
-    site: place.site,
-    surveyId: idOf(place),
-  });
+  return nodePage(path, table, place, parentCrumbs(place, 'catalogues'), body);
 }
 
 /** A catalogue group's page: its tables, each with its description and number of columns. */
@@ -101,12 +93,5 @@ export function groupPage(group: CatalogueGroup, place: ReleasePlace): string {
       ['Holds', `${plural(group.tables.length, 'table')}, ${plural(columns, 'column')}`],
     ]) +
     scrollTable(`Tables of ${group.name}`, ['Table', 'Description', { num: 'Columns' }], rows);
-  return shell({
-    path,
-    title: displayName(group),
-    body,
-    crumbs: [...releaseCrumbs(place), { label: displayName(group) }],
-    site: place.site,
-    surveyId: idOf(place),
-  });
+  return nodePage(path, group, place, releaseCrumbs(place), body);
 }

@@ -15,9 +15,8 @@ import {
   plural,
   scrollTable,
 } from './html.ts';
-import { childPath, idOf, parentCrumbs, parentPath, releaseCrumbs } from './places.ts';
+import { childPath, nodePage, parentCrumbs, parentPath, releaseCrumbs } from './places.ts';
 import type { ParentPlace, ReleasePlace } from './places.ts';
-import { shell } from './shell.ts';
 import type { FitsValue, ImagingBand, ImagingFacility, ImagingRegion } from './types.ts';
 
 /** The pictures a facility's page shows, as SVG text (skyMap, bandChart); either may be left out. */
@@ -59,14 +58,7 @@ export function facilityPage(facility: ImagingFacility, place: ReleasePlace, pic
     figure(pictures.bandChart, `The bands of ${displayName(facility)} by central wavelength.`) +
     scrollTable(`Bands of ${facility.name}`, ['Band', 'Description', { num: 'Central wavelength' }, { num: 'Regions' }], rows) +
     figure(pictures.skyMap, `Where the regions of ${displayName(facility)} lie on the sky.`);
-  return shell({
-    path,
-    title: displayName(facility),
-    body,
-    crumbs: [...releaseCrumbs(place), { label: displayName(facility) }],
-    site: place.site,
-    surveyId: idOf(place),
-  });
+  return nodePage(path, facility, place, releaseCrumbs(place), body);
 }
 
 /** A FITS value as the header shows it: strings quoted as FITS writes them, logicals as T and F. */
@@ -123,12 +115,5 @@ export function bandPage(band: ImagingBand, place: ParentPlace, pictures: Pick<F
     ]) +
     figure(pictures.skyMap, `Where the regions of ${displayName(band)} lie on the sky.`) +
     `<h2>Regions</h2>\n<div class="cards">\n${band.regions.map(regionCard).join('\n')}\n</div>\n`;
-  return shell({
-    path,
-    title: displayName(band),
-    body,
-    crumbs: [...parentCrumbs(place, 'imaging'), { label: displayName(band) }],
-    site: place.site,
-    surveyId: idOf(place),
-  });
+  return nodePage(path, band, place, parentCrumbs(place, 'imaging'), body);
 }

@@ -9,6 +9,7 @@
 
 import { displayName, surveyId } from './html.ts';
 import type { PagePath } from './html.ts';
+import { shell } from './shell.ts';
 import type { Crumb } from './shell.ts';
 import type { DataRelease, Survey } from './types.ts';
 
@@ -69,4 +70,19 @@ export function parentCrumbs(place: ParentPlace, kind: DataKind): Crumb[] {
 
 export function idOf(place: SurveyPlace): string | undefined {
   return surveyId(place.survey.url);
+}
+
+/**
+ * The page of a group, facility, table or band: titled with its name, its breadcrumbs those of what
+ * holds it (`above`) and its own, its footer linking its survey's JSON.
+ */
+export function nodePage(
+  path: PagePath,
+  node: { name: string; pretty_name: string | null },
+  place: SurveyPlace,
+  above: readonly Crumb[],
+  body: string,
+): string {
+  const title = displayName(node);
+  return shell({ path, title, body, crumbs: [...above, { label: title }], site: place.site, surveyId: idOf(place) });
 }

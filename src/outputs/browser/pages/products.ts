@@ -1,10 +1,9 @@
 // The page of an IFS or spectra facility: its data products, one kind of file per observed object
 // each, with what a file holds: type, arm, wavelengths, resolution, sampling, array and extensions.
 
-import { descriptionHtml, displayName, documentationHtml, escapeHtml, isPlaceholder, nodeFacts, plural, scrollTable } from './html.ts';
-import { idOf, parentPath, releaseCrumbs } from './places.ts';
+import { descriptionHtml, documentationHtml, escapeHtml, isPlaceholder, nodeFacts, plural, scrollTable } from './html.ts';
+import { nodePage, parentPath, releaseCrumbs } from './places.ts';
 import type { ReleasePlace } from './places.ts';
-import { shell } from './shell.ts';
 import type { DataProduct, ProductFacility } from './types.ts';
 
 const NONE = '<span class="muted">–</span>';
@@ -70,12 +69,5 @@ export function productFacilityPage(facility: ProductFacility, place: ReleasePla
       ['Holds', plural(facility.products.length, 'data product')],
     ]) +
     scrollTable(`Data products of ${facility.name}`, HEADINGS, facility.products.map(productRow), 'products');
-  return shell({
-    path,
-    title: displayName(facility),
-    body,
-    crumbs: [...releaseCrumbs(place), { label: displayName(facility) }],
-    site: place.site,
-    surveyId: idOf(place),
-  });
+  return nodePage(path, facility, place, releaseCrumbs(place), body);
 }

@@ -83,18 +83,27 @@ export function localHeader(member: ZipMember): Uint8Array {
   const name = Buffer.from(member.name, 'utf8');
   const out = Buffer.alloc(30 + name.length);
   out.writeUInt32LE(LOCAL, 0);
-  out.writeUInt16LE(VERSION, 4);
-  out.writeUInt16LE(UTF8, 6);
-  out.writeUInt16LE(DEFLATED, 8);
-  out.writeUInt16LE(DOS_TIME, 10);
-  out.writeUInt16LE(DOS_DATE, 12);
-  out.writeUInt32LE(member.crc >>> 0, 14);
-  out.writeUInt32LE(member.compressedSize, 18);
-  out.writeUInt32LE(member.size, 22);
-  out.writeUInt16LE(name.length, 26);
-  out.writeUInt16LE(0, 28);
+  writeFields(out, 4, member, VERSION, name.length, 0);
   name.copy(out, 30);
   return out;
+}
+
+/**
+ * The fields a member's local header and its central directory entry both hold, in the same order,
+ * from `at`: the version needed to extract, flags, method, time, date, CRC-32, sizes and the
+ * lengths of its name and extra field.
+ */
+function writeFields(out: Buffer, at: number, member: ZipMember, version: number, nameLength: number, extraLength: number): void {
+  out.writeUInt16LE(version, at);
+  out.writeUInt16LE(UTF8, at + 2);
+  out.writeUInt16LE(DEFLATED, at + 4);
+  out.writeUInt16LE(DOS_TIME, at + 6);
+  out.writeUInt16LE(DOS_DATE, at + 8);
+  out.writeUInt32LE(member.crc >>> 0, at + 10);
+  out.writeUInt32LE(member.compressedSize, at + 14);
+  out.writeUInt32LE(member.size, at + 18);
+  out.writeUInt16LE(nameLength, at + 22);
+  out.writeUInt16LE(extraLength, at + 24);
 }
 
 /** The size of a member's local header and deflated bytes together. */
@@ -122,16 +131,7 @@ export function zipTail(members: readonly ZipMember[]): Uint8Array {
     const entry = Buffer.alloc(46 + name.length + extra.length);
     entry.writeUInt32LE(CENTRAL, 0);
     entry.writeUInt16LE(MADE_BY, 4);
-    entry.writeUInt16LE(far ? VERSION64 : VERSION, 6);
-    entry.writeUInt16LE(UTF8, 8);
-    entry.writeUInt16LE(DEFLATED, 10);
-    entry.writeUInt16LE(DOS_TIME, 12);
-    entry.writeUInt16LE(DOS_DATE, 14);
-    entry.writeUInt32LE(member.crc >>> 0, 16);
-    entry.writeUInt32LE(member.compressedSize, 20);
-    entry.writeUInt32LE(member.size, 24);
-    entry.writeUInt16LE(name.length, 28);
-    entry.writeUInt16LE(extra.length, 30);
+    writeFields(entry, 6, member, far ? VERSION64 : VERSION, name.length, extra.length);
     // Comment length, disk, internal attributes: none.
     entry.writeUInt32LE(MODE, 38);
     entry.writeUInt32LE(far ? MAX32 : offset, 42);

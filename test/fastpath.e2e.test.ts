@@ -320,7 +320,7 @@ describe('spares: the files a build replaced, written over by the next', () => {
     const before = await snapshotTree(path.join(dir, 'out'));
     // Many files in flight, one of them made of a cached text that has gone.
     const plans = plansOf(new Map(Array.from({ length: 12 }, (_, i) => [`f/${i}.json`, `text ${i}`.repeat(300)])));
-    const lost = { bytes: { file: path.join(dir, 'gone.json'), size: 10 }, key: 'lost', shift: 0, breaks: 0 };
+    const lost = { bytes: { file: path.join(dir, 'gone.json'), offset: 0, size: 10, fileSize: 10 }, key: 'lost', shift: 0, breaks: 0 };
     plans.splice(5, 0, planOf('f/lost.json', ['[', lost, ']']));
     await expect(writePlans(plans, path.join(dir, 'out'), { spares: { dir: path.join(dir, 'spares') } })).rejects.toThrow(
       /^gone\.json: ENOENT/,
@@ -333,7 +333,7 @@ describe('spares: the files a build replaced, written over by the next', () => {
   test('a cached text of another size than its entry says stops the build', async () => {
     const dir = await tempdir();
     await writeFile(path.join(dir, 'cut.json'), '"abc"');
-    const cut = { bytes: { file: path.join(dir, 'cut.json'), size: 7 }, key: 'cut', shift: 0, breaks: 0 };
+    const cut = { bytes: { file: path.join(dir, 'cut.json'), offset: 0, size: 7, fileSize: 7 }, key: 'cut', shift: 0, breaks: 0 };
     const plans = [planOf('f/cut.json', ['[', cut, ']'])];
     await expect(writePlans(plans, path.join(dir, 'out'))).rejects.toThrow('cut.json: has 5 bytes, not the 7 recorded');
     await expect(stat(path.join(dir, 'out'))).rejects.toThrow();

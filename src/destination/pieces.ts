@@ -52,8 +52,8 @@ export class PieceReader {
   }
 
   /**
-   * The bytes a chunk at a time: views of text in memory `size` bytes long, or a file read into
-   * the slot's buffer, which must hold as many bytes as recorded.
+   * The bytes a chunk at a time: views of text in memory `size` bytes long, or a stored text read
+   * into the slot's buffer from a file that must have the size recorded.
    */
   private async *source(bytes: Bytes, size: number): AsyncGenerator<[Slot, Uint8Array]> {
     if (bytes instanceof Uint8Array) {
@@ -62,18 +62,13 @@ export class PieceReader {
     }
     const fd = openStored(bytes);
     try {
-      const start = bytes.offset ?? 0;
-      let read = 0;
-      for (;;) {
+      for (let read = 0; read < bytes.size;) {
         const slot = await this.nextSlot();
-        // A packed text ends where its size says; a whole file, where the file does.
-        const want = bytes.offset === undefined ? CHUNK : Math.min(CHUNK, bytes.size - read);
-        const n = want === 0 ? 0 : readSync(fd, slot.input, 0, want, start + read);
-        if (n === 0) break;
+        const n = readSync(fd, slot.input, 0, Math.min(CHUNK, bytes.size - read), bytes.offset + read);
+        if (n === 0) throw cutShort(bytes, read);
         read += n;
         yield [slot, slot.input.subarray(0, n)];
       }
-      if (read !== bytes.size) throw new StaleBytesError(bytes.file, read, bytes.size, `has ${read} bytes, not the ${bytes.size} recorded`);
     } finally {
       closeSync(fd);
     }
@@ -81,24 +76,28 @@ export class PieceReader {
 }
 
 /**
- * Opens the file stored bytes are in; a packed file must still have the size it was stored with
- * (any other means it was damaged since, whichever text is asked for).
+ * Opens the file stored bytes are in, which must still have the size it was stored with: any other
+ * means it was damaged since (cut short or grown), whichever of its texts is asked for.
  */
 export function openStored(bytes: StoredBytes): number {
   let fd: number;
   try {
     fd = openSync(bytes.file, 'r');
   } catch (error) {
-    throw new StaleBytesError(bytes.file, undefined, bytes.size, (error as Error).message);
+    throw new StaleBytesError(bytes.file, undefined, bytes.fileSize, (error as Error).message);
   }
-  if (bytes.fileSize !== undefined) {
-    const size = fstatSync(fd).size;
-    if (size !== bytes.fileSize) {
-      closeSync(fd);
-      throw new StaleBytesError(bytes.file, size, bytes.fileSize, `has ${size} bytes, not the ${bytes.fileSize} recorded`);
-    }
+  const size = fstatSync(fd).size;
+  if (size !== bytes.fileSize) {
+    closeSync(fd);
+    throw new StaleBytesError(bytes.file, size, bytes.fileSize, `has ${size} bytes, not the ${bytes.fileSize} recorded`);
   }
   return fd;
+}
+
+/** A stored file that ended `read` bytes into a text, cut short since it was opened. */
+function cutShort(bytes: StoredBytes, read: number): StaleBytesError {
+  const size = bytes.offset + read;
+  return new StaleBytesError(bytes.file, size, bytes.fileSize, `has ${size} bytes, not the ${bytes.fileSize} recorded`);
 }
 
 /** Stored bytes read whole (a small text: a facility's sky). */
@@ -106,15 +105,11 @@ export function readStored(bytes: StoredBytes): Buffer {
   const fd = openStored(bytes);
   try {
     const out = Buffer.allocUnsafe(bytes.size);
-    let read = 0;
-    while (read < bytes.size) {
-      const n = readSync(fd, out, read, bytes.size - read, (bytes.offset ?? 0) + read);
-      if (n === 0) break;
+    for (let read = 0; read < bytes.size;) {
+      const n = readSync(fd, out, read, bytes.size - read, bytes.offset + read);
+      if (n === 0) throw cutShort(bytes, read);
       read += n;
     }
-    // A whole file must end where its size says.
-    if (read === bytes.size && bytes.offset === undefined && readSync(fd, Buffer.allocUnsafe(1), 0, 1, read) !== 0) read++;
-    if (read !== bytes.size) throw new StaleBytesError(bytes.file, read, bytes.size, `has ${read} bytes, not the ${bytes.size} recorded`);
     return out;
   } finally {
     closeSync(fd);

@@ -9,18 +9,18 @@ import type { Encoding } from '../hosting/routes.ts';
 
 /**
  * Bytes a piece is copied from: in memory, or a file (of the build cache) that is copied from as
- * the output is written, so that a rebuild never holds unchanged texts in memory: the whole file,
- * or `size` bytes at `offset` in a file that packs several texts. The file's size is recorded with
- * it (`fileSize` when packed), so a file damaged since is noticed as it is read.
+ * the output is written, so that a rebuild never holds unchanged texts in memory: `size` bytes at
+ * `offset` in a file that packs several texts. The file's own size is recorded with them, so a file
+ * damaged since is noticed as it is read.
  */
 export type Bytes = Uint8Array | StoredBytes;
 
 export interface StoredBytes {
   file: string;
+  offset: number;
   size: number;
-  /** Where the bytes start in a packed file, whose own size is `fileSize`. */
-  offset?: number;
-  fileSize?: number;
+  /** The whole file's size when it was stored. */
+  fileSize: number;
 }
 
 /** The indentation character of shifted text: each level of a browsable page's JSON is one (pageJson). */

@@ -382,14 +382,11 @@ export function openCache(dir: string): Cache {
         const known = members.get(key);
         if (!known) return undefined;
         const [crc, size, compressedSize, name, offset] = known;
+        // A member this build put is found once its pack is closed (keep), and its size known.
+        const fileSize = packs.get(name);
+        if (fileSize === undefined) return undefined;
         // A pack gone or cut short since is noticed as the zip is written: the build starts again cold.
-        const fileSize = name === pack?.name ? undefined : packs.get(name);
-        return {
-          crc,
-          size,
-          compressedSize,
-          bytes: { file: path.join(deflatedDir, name), size: compressedSize, offset, ...(fileSize === undefined ? {} : { fileSize }) },
-        };
+        return { crc, size, compressedSize, bytes: { file: path.join(deflatedDir, name), size: compressedSize, offset, fileSize } };
       },
       put(key, member) {
         const at = appendToPack(member.deflated);

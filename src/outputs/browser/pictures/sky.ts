@@ -212,12 +212,12 @@ function mapOf(options: Pick<SkyMapOptions, 'projection' | 'centre'>): { project
   return { projection, draw };
 }
 
-let byDefault: ReturnType<typeof mapOf> | undefined;
+let theDefaultMap: ReturnType<typeof mapOf> | undefined;
 
 /** The map of the default projection and centre: made once, as fitting it to the picture takes a while. */
 function defaultMap(): ReturnType<typeof mapOf> {
-  byDefault ??= mapOf({});
-  return byDefault;
+  theDefaultMap ??= mapOf({});
+  return theDefaultMap;
 }
 
 /** A region's mark on the map of the default projection and centre, to keep with it (MarkedRegion). */

@@ -83,6 +83,9 @@ function schemaAjv(texts: readonly [string, string][], options: Options = {}): A
   return ajv;
 }
 
+/** The validators compiled in this process, by the hash of what they were made from. */
+const compiledNow = new Map<string, Validators>();
+
 /**
  * The validator of each kind of file: those compiled ahead of time when they were made from these
  * very schemas (and this ajv), else compiled now, each when first used (a rebuild after one edit
@@ -92,6 +95,10 @@ export function compileValidators(dir: URL = SCHEMA_DIR, precompiled: URL = PREC
   const { texts, hash } = schemaTexts(dir);
   const ready = loadPrecompiled(precompiled, hash);
   if (ready) return ready;
+  // Compiled once per process for the same schemas: a process that checks again and again (the
+  // tests, which run the sources) pays ajv's compile once.
+  const known = compiledNow.get(hash);
+  if (known) return known;
   const ajv = schemaAjv(texts);
   const compiled = {} as Validators;
   for (const [kind, file] of Object.entries(SCHEMA_FILES) as [FileKind, string][]) {
@@ -105,6 +112,7 @@ export function compileValidators(dir: URL = SCHEMA_DIR, precompiled: URL = PREC
       },
     });
   }
+  compiledNow.set(hash, compiled);
   return compiled;
 }
 

@@ -1,4 +1,4 @@
-// `npm run bench -- --size S|M|L [--runs N] [--dir DIR]`: times check and the builds, each in a
+// `npm run bench -- --size XS|S|M|L [--runs N] [--dir DIR]`: times check and the builds, each in a
 // process of its own right after a floor (bench/floor.ts), and prints a Markdown table of them.
 
 import { spawnSync } from 'node:child_process';
@@ -232,7 +232,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const runs = Number(value('--runs') ?? 4);
   const dir = value('--dir');
   if (!(size in SIZES) || !Number.isInteger(runs) || runs < 1) {
-    process.stderr.write('usage: npm run bench -- [--size S|M|L] [--runs N] [--dir DIR]\n');
+    process.stderr.write('usage: npm run bench -- [--size XS|S|M|L] [--runs N] [--dir DIR]\n');
     process.exitCode = 2;
   } else {
     // A folder of its own unless one is given, so two benchmarks never share one; a given one is

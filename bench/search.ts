@@ -1,4 +1,4 @@
-// `npm run bench:search -- [--size S|M|L] [--repeats N] [--loads N] [--dir DIR] [--json FILE]`: the
+// `npm run bench:search -- [--size XS|S|M|L] [--repeats N] [--loads N] [--dir DIR] [--json FILE]`: the
 // schema browser's search in a real browser (Debian's Chromium, driven by puppeteer-core) on a
 // synthetic archive (L unless said), built with the project's own command and served by
 // `archive-schema serve` on loopback. It measures:
@@ -473,7 +473,7 @@ function markdown(report: Report): string {
 
 // ---- The command line ------------------------------------------------------------------------------
 
-const USAGE = 'usage: npm run bench:search -- [--size S|M|L] [--repeats N] [--loads N] [--dir DIR] [--json FILE]';
+const USAGE = 'usage: npm run bench:search -- [--size XS|S|M|L] [--repeats N] [--loads N] [--dir DIR] [--json FILE]';
 
 function parseOptions(args: string[]): Options | string {
   const options: Options = { size: 'L', repeats: 40, loads: 5, dir: undefined, json: undefined };
@@ -483,7 +483,7 @@ function parseOptions(args: string[]): Options | string {
     if (value === undefined) return `${flag} needs a value`;
     const number = Number(value);
     if (flag === '--size') {
-      if (!(value in SIZES)) return '--size takes S, M or L';
+      if (!(value in SIZES)) return '--size takes XS, S, M or L';
       options.size = value as Size;
     } else if (flag === '--repeats' || flag === '--loads') {
       if (!(Number.isInteger(number) && number >= 1 && number <= 1000)) return `${flag} takes a whole number from 1 to 1000`;

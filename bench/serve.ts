@@ -1,4 +1,4 @@
-// `npm run bench:serve -- [--duration S] [--connections N] [--size S|M|L] [--timeout S] [--dir DIR] [--json FILE]`:
+// `npm run bench:serve -- [--duration S] [--connections N] [--size XS|S|M|L] [--timeout S] [--dir DIR] [--json FILE]`:
 // load on the preview server (`archive-schema serve`), beside the least a server must do (a plain
 // static file server, bench/static-server.ts) and nginx when it is installed, each in a process
 // of its own on a loopback port. It prints a Markdown table; each ratio is to the baseline
@@ -864,7 +864,7 @@ function markdown(report: Report): string {
 // ---- The command line ------------------------------------------------------------------------------
 
 const USAGE =
-  'usage: npm run bench:serve -- [--duration SECONDS] [--connections N] [--size S|M|L] [--timeout SECONDS] [--dir DIR] [--json FILE]';
+  'usage: npm run bench:serve -- [--duration SECONDS] [--connections N] [--size XS|S|M|L] [--timeout SECONDS] [--dir DIR] [--json FILE]';
 
 function parseOptions(args: string[]): Options | string {
   const options: Options = { duration: 5, connections: 50, size: 'L', timeout: 60, dir: undefined, json: undefined };
@@ -880,7 +880,7 @@ function parseOptions(args: string[]): Options | string {
       if (!(Number.isInteger(number) && number >= 2 && number <= 1000)) return '--connections takes a whole number from 2 to 1000';
       options.connections = number;
     } else if (flag === '--size') {
-      if (!(value in SIZES)) return '--size takes S, M or L';
+      if (!(value in SIZES)) return '--size takes XS, S, M or L';
       options.size = value as Size;
     } else if (flag === '--dir') options.dir = path.resolve(value);
     else if (flag === '--json') options.json = path.resolve(value);

@@ -1,4 +1,4 @@
-// Deterministic synthetic archives for benchmarks: a metadata tree of size S, M or L that looks like
+// Deterministic synthetic archives for benchmarks: a metadata tree of size XS, S, M or L that looks like
 // the real archive (real column families, UCDs, bands, SWarp headers, IFS and spectra products of
 // real instruments) and passes `check` unchanged.
 
@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-export type Size = 'S' | 'M' | 'L';
+export type Size = 'XS' | 'S' | 'M' | 'L';
 
 interface SizeSpec {
   seed: number;
@@ -25,6 +25,8 @@ interface SizeSpec {
 }
 
 export const SIZES: Record<Size, SizeSpec> = {
+  // Not a size to measure: a quick run of a benchmark, to see that it works (the tests run it).
+  XS: { seed: 0x5eed0000, surveys: 2, columns: 1_000, regions: 10, cards: 60, ifs: 4, spectra: 3, ownReleases: 1 },
   S: { seed: 0x5eed0001, surveys: 3, columns: 5_000, regions: 50, cards: 60, ifs: 16, spectra: 12, ownReleases: 1 },
   M: { seed: 0x5eed0002, surveys: 8, columns: 25_000, regions: 1_000, cards: 60, ifs: 60, spectra: 45, ownReleases: 2 },
   L: { seed: 0x5eed0003, surveys: 20, columns: 100_000, regions: 5_000, cards: 60, ifs: 180, spectra: 150, ownReleases: 3 },
@@ -35,6 +37,9 @@ export const SIZES: Record<Size, SizeSpec> = {
  * GAMA columns average 165; these give about 350), tuned so that L lands near 55 MB; every size
  * uses the same, so S and M are scaled-down copies of L's shape.
  */
+/** Whether `name` is one of the sizes. */
+export const isSize = (name: string): name is Size => Object.hasOwn(SIZES, name);
+
 const COLUMN_EXTRAS = { qualifier: 0.9, documentation: 0.45, prettyName: 0.2, ownSpan: 0.06 };
 
 export interface ArchiveStats {
@@ -2701,7 +2706,7 @@ export function generateArchive(size: Size): Map<string, string> {
 
 // ---- Command line ----------------------------------------------------------------------------------
 
-const USAGE = 'usage: node bench/lib/synthetic.js --size S|M|L --out DIR [--force]';
+const USAGE = 'usage: node bench/lib/synthetic.js --size XS|S|M|L --out DIR [--force]';
 
 class Usage extends Error {}
 
@@ -2725,7 +2730,7 @@ function parseArgs(argv: readonly string[]): { size: Size; out: string; force: b
     else throw new Usage(`unknown argument ${arg}; ${USAGE}`);
   }
   if (size === undefined) throw new Usage(`--size is required; ${USAGE}`);
-  if (size !== 'S' && size !== 'M' && size !== 'L') throw new Usage(`--size must be S, M or L, not ${size}`);
+  if (!isSize(size)) throw new Usage(`--size must be XS, S, M or L, not ${size}`);
   if (out === undefined) throw new Usage(`--out DIR is required; ${USAGE}`);
   return { size, out, force };
 }

@@ -29,9 +29,9 @@ test('piped or in CI, there is no progress, only the result', async () => {
 
 const BENCH = path.join(PROJECT, 'bench/lib/run.js');
 
-/** Runs the benchmark on size S, once, with extra arguments and environment. */
+/** Runs the benchmark on size XS, once, with extra arguments and environment. */
 function bench(args: string[], env: NodeJS.ProcessEnv = process.env) {
-  return spawnSync(process.execPath, [BENCH, '--size', 'S', '--runs', '1', ...args], { encoding: 'utf8', env });
+  return spawnSync(process.execPath, [BENCH, '--size', 'XS', '--runs', '1', ...args], { encoding: 'utf8', env });
 }
 
 /** The rows of the benchmark's Markdown tables, each as its cells. */
@@ -51,7 +51,7 @@ test('npm run bench prints each step against its floor, the warm builds against 
   expect(run.stdout).toContain(`archive in ${path.join(tmp, 'archive-schema-bench-')}`);
   expect(readdirSync(tmp)).toEqual([]);
   expect(run.stdout).toMatch(
-    /^Size S: 5,000 columns, 50 regions, \d+ IFS and \d+ spectra products, [\d.]+ MB of YAML; 1 run on \d+ cores\..*median of a step's ratios to the floor measured right before it\.$/m,
+    /^Size XS: 1,000 columns, 10 regions, \d+ IFS and \d+ spectra products, [\d.]+ MB of YAML; 1 run on \d+ cores\..*median of a step's ratios to the floor measured right before it\.$/m,
   );
   const [header, ...rest] = tableRows(run.stdout);
   expect(header).toEqual(['step', 'wall', 'ratio to floor', 'YAML MB/s', 'peak RSS']);

@@ -302,7 +302,7 @@ describe('the command line', () => {
   test('rejects a size it does not know and a missing --out, in one line each', () => {
     const size = cli(['--size', 'XL', '--out', 'never-written']);
     expect(size.code).toBe(2);
-    expect(size.stderr).toBe('synthetic: --size must be S, M or L, not XL\n');
+    expect(size.stderr).toBe('synthetic: --size must be XS, S, M or L, not XL\n');
     const out = cli(['--size', 'S']);
     expect(out.code).toBe(2);
     expect(out.stderr.trimEnd().split('\n')).toHaveLength(1);

@@ -21,6 +21,11 @@ async function project(): Promise<string> {
   }
   for (const file of await importedFrom('src/pipeline/validate.ts')) await cp(path.join(PROJECT, file), path.join(dir, file));
   await writeFile(path.join(dir, 'bench/probe.ts'), "export const PROBE = 'probe';\n");
+  // Without the DOM's types, which none of these sources use: each compile below takes a second less.
+  const tsconfig = path.join(dir, 'tsconfig.json');
+  const config = JSON.parse(await readFile(tsconfig, 'utf8')) as { compilerOptions: { lib: string[] } };
+  config.compilerOptions.lib = config.compilerOptions.lib.filter((lib) => !lib.startsWith('DOM'));
+  await writeFile(tsconfig, JSON.stringify(config));
   await symlink(path.join(PROJECT, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
 }

@@ -234,25 +234,23 @@ describe('the cache', () => {
   });
 });
 
-describe('spares: the files a build replaced, written over by the next', () => {
+describe('the retired output: the output a build replaced, the next build’s staging folder', () => {
+  /** Where the output a write replaces is kept, its manifest beside it (`${folder}.json`). */
+  const keptIn = (dir: string) => path.join(dir, 'retired', 'out');
+
   /** Writes these texts as an output, linking what the previous write left unchanged. */
-  async function write(dir: string, texts: Record<string, string>, previous?: Manifest) {
-    return writePlans(plansOf(new Map(Object.entries(texts))), path.join(dir, 'out'), {
-      ...(previous ? { previous } : {}),
-      spares: { dir: path.join(dir, 'spares'), minBytes: 1000 },
-    });
+  async function write(dir: string, texts: Record<string, string>, previous?: Manifest, retired = keptIn(dir)) {
+    return writePlans(plansOf(new Map(Object.entries(texts))), path.join(dir, 'out'), { ...(previous ? { previous } : {}), retired });
   }
 
-  async function expectOutput(dir: string, texts: Record<string, string>): Promise<void> {
-    const tree = await snapshotTree(path.join(dir, 'out'));
+  /** A folder's files as texts, by path, without the marker. */
+  async function texts(folder: string): Promise<Record<string, string>> {
+    const tree = await snapshotTree(folder);
     tree.delete(MARKER);
-    expect(Object.fromEntries([...tree].map(([file, bytes]) => [file, bytes.toString('utf8')]))).toEqual(texts);
+    return Object.fromEntries([...tree].map(([file, bytes]) => [file, bytes.toString('utf8')]));
   }
 
-  const spareNames = async (dir: string) => (await readdir(path.join(dir, 'spares'))).map(decodeURIComponent).sort();
-
-  // Files of at least 1000 bytes are kept as spares here. A listing and its twin (equal bytes,
-  // one file), a page that changes, one that does not, and one too small to keep.
+  // A listing and its twin (equal bytes, one file), a page that changes, and two files that do not.
   const page = (text: string) => `${text}\n`.repeat(400);
   const first = {
     'a/listing.json': 'L'.repeat(5000),
@@ -261,19 +259,30 @@ describe('spares: the files a build replaced, written over by the next', () => {
     'c/same.json': 'S'.repeat(2000),
     'c/small.json': 'one',
   };
+  const second = {
+    ...first,
+    'a/listing.json': 'K'.repeat(4000),
+    'a/twin.json': 'K'.repeat(4000),
+    'b/page.html': page('two'),
+    'c/small.json': 'two',
+  };
 
+  // The third output is written into the first, retired when the second replaced it. The first's
+  // page is its own file there, written over; its listing and twin are one file, linked twice, so
+  // not written over.
   test.each([
     [
-      'shorter than the spares',
+      'shorter than the files it replaces',
       { ...first, 'a/listing.json': 'M'.repeat(3000), 'a/twin.json': 'M'.repeat(3000), 'b/page.html': page('1') },
-      2,
+      1,
     ],
     [
-      'longer than the spares',
+      'longer than the files it replaces',
       { ...first, 'a/listing.json': 'N'.repeat(9000), 'a/twin.json': 'N'.repeat(9000), 'b/page.html': page('one, two and three') },
-      2,
+      1,
     ],
-    // The page's path is gone, so its spare is not kept.
+    // The listing and the page are gone (and the page's folder), the twin is the listing's file
+    // alone now, and a file in a new folder comes.
     [
       'at other paths',
       {
@@ -285,33 +294,32 @@ describe('spares: the files a build replaced, written over by the next', () => {
       },
       1,
     ],
-  ])('the next output is exactly its texts, %s', async (_name, next, keeps) => {
+    // A file where a folder was, and a folder where a file was.
+    [
+      'with a file and a folder swapped',
+      { a: 'a file now', 'b/page.html/inside.json': 'a folder now', 'c/same.json': 'S'.repeat(2000) },
+      0,
+    ],
+  ])('the next output is exactly its texts, %s', async (_name, next, recycled) => {
     const third = Object.fromEntries(Object.entries(next).filter((e): e is [string, string] => e[1] !== undefined));
     const dir = await tempdir();
     const one = await write(dir, first);
-    const second = {
-      ...first,
-      'a/listing.json': 'K'.repeat(4000),
-      'a/twin.json': 'K'.repeat(4000),
-      'b/page.html': page('two'),
-      'c/small.json': 'two',
-    };
+    // No output was replaced: nothing is kept.
+    await expect(readdir(path.join(dir, 'retired'))).rejects.toThrow();
     const two = await write(dir, second, one.manifest);
-    // What the second output replaced, big enough to keep: one file for the listing and its twin,
-    // and the page. The unchanged file is shared with the new output, so it is not a spare.
-    expect(await spareNames(dir)).toEqual(['a/twin.json', 'b/page.html']);
+    expect((await readdir(path.join(dir, 'retired'))).sort()).toEqual(['out', 'out.json']);
+    expect(await texts(keptIn(dir))).toEqual(first);
     const three = await write(dir, third, two.manifest);
-    await expectOutput(dir, third);
-    expect(three.stats.recycled).toBe(2);
-    expect(three.stats.linked).toBeGreaterThan(0);
-    // The second output's files are the spares now, and the first's were written over.
-    const kept = await Promise.all(
-      (await readdir(path.join(dir, 'spares'))).map((name) => readFile(path.join(dir, 'spares', name), 'utf8')),
-    );
-    expect(kept.sort()).toEqual(['K'.repeat(4000), page('two')].slice(0, keeps));
-    // A build that replaces nothing keeps the spares for the next that does.
-    await write(dir, third, three.manifest);
-    expect(await readdir(path.join(dir, 'spares'))).toHaveLength(keeps);
+    expect(await texts(path.join(dir, 'out'))).toEqual(third);
+    expect(three.stats.recycled).toBe(recycled);
+    expect(three.stats.written + three.stats.linked).toBe(Object.keys(third).length);
+    // The second output is the retired one now.
+    expect(await texts(keptIn(dir))).toEqual(second);
+    // A build that changes nothing writes nothing.
+    const again = await write(dir, third, three.manifest);
+    expect(await texts(path.join(dir, 'out'))).toEqual(third);
+    expect(again.stats.written).toBe(0);
+    expect(await readdir(dir)).toEqual(['out', 'retired']);
   });
 
   test('a file that cannot be written stops the build and leaves the output as it was', async () => {
@@ -322,9 +330,7 @@ describe('spares: the files a build replaced, written over by the next', () => {
     const plans = plansOf(new Map(Array.from({ length: 12 }, (_, i) => [`f/${i}.json`, `text ${i}`.repeat(300)])));
     const lost = { bytes: { file: path.join(dir, 'gone.json'), offset: 0, size: 10, fileSize: 10 }, key: 'lost', shift: 0, breaks: 0 };
     plans.splice(5, 0, planOf('f/lost.json', ['[', lost, ']']));
-    await expect(writePlans(plans, path.join(dir, 'out'), { spares: { dir: path.join(dir, 'spares') } })).rejects.toThrow(
-      /^gone\.json: ENOENT/,
-    );
+    await expect(writePlans(plans, path.join(dir, 'out'), { retired: path.join(dir, 'retired') })).rejects.toThrow(/^gone\.json: ENOENT/);
     expect(await snapshotTree(path.join(dir, 'out'))).toEqual(before);
     // No staging folder is left behind.
     expect(await readdir(dir)).toEqual(['out']);
@@ -339,20 +345,43 @@ describe('spares: the files a build replaced, written over by the next', () => {
     await expect(stat(path.join(dir, 'out'))).rejects.toThrow();
   });
 
-  test('a spare linked from anywhere else is never written over', async () => {
+  test('a file of the retired output linked from anywhere else is never written over', async () => {
     const dir = await tempdir();
     const one = await write(dir, first);
     const two = await write(dir, { ...first, 'b/page.html': page('two') }, one.manifest);
-    expect(await spareNames(dir)).toEqual(['b/page.html']);
-    await link(path.join(dir, 'spares', encodeURIComponent('b/page.html')), path.join(dir, 'kept.html'));
+    await link(path.join(keptIn(dir), 'b/page.html'), path.join(dir, 'kept.html'));
     const third = { ...first, 'b/page.html': page('three') };
     const three = await write(dir, third, two.manifest);
-    await expectOutput(dir, third);
+    expect(await texts(path.join(dir, 'out'))).toEqual(third);
     expect(three.stats.recycled).toBe(0);
     expect(await readFile(path.join(dir, 'kept.html'), 'utf8')).toBe(page('one'));
   });
 
-  // /dev/shm is a file system of its own on Linux: spares cannot be moved there from the output's.
+  test.each([
+    ['a file gone', (kept: string) => rm(path.join(kept, 'c/same.json'))],
+    // Another file at its path: written over, the file would change in the output too, which links it.
+    [
+      'a file of another size',
+      async (kept: string) => {
+        await rm(path.join(kept, 'c/same.json'));
+        await writeFile(path.join(kept, 'c/same.json'), 'S');
+      },
+    ],
+    ['a file added', (kept: string) => writeFile(path.join(kept, 'c/stray.json'), 'stray')],
+    ['its marker of another build', (kept: string) => writeFile(path.join(kept, MARKER), 'build 0000000000000000\n')],
+  ])('a retired output with %s still gives exactly the new output', async (_name, damage) => {
+    const dir = await tempdir();
+    const one = await write(dir, first);
+    const two = await write(dir, second, one.manifest);
+    await damage(keptIn(dir));
+    const third = { ...first, 'b/page.html': page('three') };
+    const three = await write(dir, third, two.manifest);
+    expect(await texts(path.join(dir, 'out'))).toEqual(third);
+    expect(three.stats.written + three.stats.linked).toBe(Object.keys(third).length);
+    expect((await readdir(dir)).sort()).toEqual(['out', 'retired']);
+  });
+
+  // /dev/shm is a file system of its own on Linux: the replaced output cannot be moved there.
   const otherFileSystem = (() => {
     try {
       return statSync('/dev/shm').dev !== statSync(os.tmpdir()).dev;
@@ -360,15 +389,13 @@ describe('spares: the files a build replaced, written over by the next', () => {
       return false;
     }
   })();
-  test.runIf(otherFileSystem)('with the spares on another file system, replaced files are deleted as before', async () => {
+  test.runIf(otherFileSystem)('with the cache on another file system, the replaced output is removed as before', async () => {
     const dir = await tempdir();
-    const pool = await mkdtemp('/dev/shm/archive-schema-spares-');
+    const pool = await mkdtemp('/dev/shm/archive-schema-retired-');
     try {
-      const options = { spares: { dir: pool, minBytes: 1000 } };
-      const one = await writePlans(plansOf(new Map(Object.entries(first))), path.join(dir, 'out'), options);
-      const second = { ...first, 'b/page.html': page('two') };
-      await writePlans(plansOf(new Map(Object.entries(second))), path.join(dir, 'out'), { ...options, previous: one.manifest });
-      await expectOutput(dir, second);
+      const one = await write(dir, first, undefined, path.join(pool, 'retired'));
+      await write(dir, second, one.manifest, path.join(pool, 'retired'));
+      expect(await texts(path.join(dir, 'out'))).toEqual(second);
       expect(await readdir(pool)).toEqual([]);
       expect(await readdir(dir)).toEqual(['out']);
     } finally {
@@ -376,38 +403,36 @@ describe('spares: the files a build replaced, written over by the next', () => {
     }
   });
 
-  test('a build keeps the files it replaced as spares in its cache, for the output built last; --no-cache keeps none', async () => {
-    // The synthetic S archive's listings are large enough to be worth keeping.
+  test('a build keeps the output it replaced in its cache, for the output built last; --no-cache keeps none', async () => {
     const dir = await syntheticdir();
-    const spares = path.join(dir, 'node_modules/.cache/archive-schema/spares');
-    /** Every spare, by its folder (one per output) and name, with its bytes. */
-    const sparesNow = async () => snapshotTree(spares);
+    const retired = path.join(dir, 'node_modules/.cache/archive-schema/retired');
+    const keptNow = async () => snapshotTree(retired);
     expect((await cli(['build'], dir)).code).toBe(0);
     const [first] = (await readdir(path.join(dir, 'metadata'), { recursive: true })).filter((f) => f.includes('/catalogues/')).sort();
     const group = path.join(dir, 'metadata', first ?? '');
     const original = await readFile(group, 'utf8');
     await writeFile(group, original.replace(/^( {2,}description: [A-Za-z][^'"#:\n]*)$/m, '$1 (edited)'));
-    const listing = await readFile(path.join(dir, 'dist/api/schema/data_type/catalogues.format-api.html'));
+    const before = await snapshotTree(path.join(dir, 'dist'));
     expect((await cli(['build'], dir)).code).toBe(0);
-    // The listing's page was replaced: its previous bytes are a spare now.
-    const kept = await sparesNow();
-    expect([...kept.values()].some((bytes) => bytes.equals(listing))).toBe(true);
+    // The output the edit replaced, whole, and its manifest.
+    const [forDist = '', ...others] = (await readdir(retired)).sort();
+    expect(others).toEqual([`${forDist}.json`]);
+    expectSameFiles(await snapshotTree(path.join(retired, forDist)), before);
+    const kept = await keptNow();
     // A build without the cache, of metadata edited again (a line added at the end, which changes
-    // no output), keeps no spares, leaves the cache's as they were, and gives the same output.
+    // no output), keeps nothing, leaves the cache's as it was, and gives the same output.
     await writeFile(group, `${await readFile(group, 'utf8')}\n`);
     expect((await cli(['build', '--no-cache', '--out', 'cold'], dir)).code).toBe(0);
-    expectSameFiles(await sparesNow(), kept);
+    expectSameFiles(await keptNow(), kept);
     await expectSameOutput(path.join(dir, 'dist'), path.join(dir, 'cold'));
-    const [forDist] = await readdir(spares);
-    expect(forDist).toBeDefined();
-    // Another output: its spares replace the first one's, so the cache holds one output's worth.
+    // Another output: its retired output replaces the first one's, so the cache holds one output's worth.
     expect((await cli(['build', '--out', 'preview'], dir)).code).toBe(0);
     await writeFile(group, original);
     expect((await cli(['build', '--out', 'preview'], dir)).code).toBe(0);
-    const [forPreview, ...more] = await readdir(spares);
-    expect(more).toEqual([]);
+    const [forPreview = '', ...more] = (await readdir(retired)).sort();
+    expect(more).toEqual([`${forPreview}.json`]);
     expect(forPreview).not.toBe(forDist);
-    expect((await readdir(path.join(spares, forPreview ?? ''))).length).toBeGreaterThan(0);
+    expect(await outputCount(path.join(retired, forPreview))).toBeGreaterThan(0);
   }, 60_000);
 });
 

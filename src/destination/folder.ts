@@ -144,12 +144,12 @@ export async function outputBuildId(outDir: string): Promise<string | undefined>
 }
 
 /**
- * Puts the new folder in place of the old one, which is moved `aside` first; `retire` may take
- * files from the old one before it goes. Once the new output is in place the build has succeeded:
- * an old one that cannot be removed (a folder in it made read-only, an immutable file) is left
- * for the next build to try again, and said in the notice returned.
+ * Puts the new folder in place of the old one, which is moved `aside` first; `keep` may keep the
+ * old one (elsewhere) rather than have it removed. Once the new output is in place the build has
+ * succeeded: an old one that cannot be removed (a folder in it made read-only, an immutable file)
+ * is left for the next build to try again, and said in the notice returned.
  */
-export async function swap(staging: string, target: string, aside: string, retire?: (old: string) => void): Promise<string | undefined> {
+export async function swap(staging: string, target: string, aside: string, keep?: (old: string) => boolean): Promise<string | undefined> {
   const previous = (await exists(target)) ? aside : undefined;
   try {
     if (previous) await rename(target, previous);
@@ -166,7 +166,7 @@ export async function swap(staging: string, target: string, aside: string, retir
   }
   if (!previous) return undefined;
   try {
-    retire?.(previous);
+    if (keep?.(previous)) return undefined;
     await rm(previous, { recursive: true, force: true });
     return undefined;
   } catch (error) {

@@ -1,12 +1,13 @@
-// Writes plans into the output folder atomically: everything goes into a fresh sibling folder
-// first, which then replaces the old output in two renames (folder.ts), so a build that fails at
-// any point leaves the previous output exactly as it was. Files whose content key is unchanged
-// since the previous build are hard-linked from it instead of written again; output files are
-// never modified in place, so sharing them between the old and new folder is safe. New files are
-// written over spares (spares.ts) where there are some.
+// Writes plans into the output folder atomically: everything goes into a staging folder beside
+// it first, which then replaces the old output in two renames (folder.ts), so a build that fails
+// at any point leaves the previous output exactly as it was. The staging folder is the output the
+// previous build replaced, kept in the cache (retired.ts), where there is one: only the files that
+// differ from what it holds are changed. Files whose content key is unchanged since the previous
+// build are hard-linked from it instead of written again; a file linked from anywhere else is
+// never written over, so sharing files between the old and new folder is safe.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFileSync, linkSync, mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { constants, copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,12 +17,13 @@ import { MARKER, WriteError, assertReplaceable, besideOutput, markerText, output
 import { fileChunks } from './compress.ts';
 import { PieceReader, newSlot } from './pieces.ts';
 import type { Slot } from './pieces.ts';
-import { Spares } from './spares.ts';
+import { Retired, foldersOf } from './retired.ts';
 
 export interface WriteStats {
   written: number;
+  /** Files linked from the previous output or a twin, or already in the staging folder as they are. */
   linked: number;
-  /** Of the files written, how many were written over a spare. */
+  /** Of the files written, how many were written over the retired output's file at their path. */
   recycled: number;
   bytes: number;
 }
@@ -30,10 +32,10 @@ export interface WriteOptions {
   /** The previous build's manifest, when its output is still in place: unchanged files are linked. */
   previous?: Manifest;
   /**
-   * Where spares are kept: the files this build replaces go there (when no other folder holds
-   * them), and the next build writes its new files over them. On the output's file system.
+   * Where the output this build replaces is kept, to be the next build's staging folder, and where
+   * this build takes its own from (retired.ts). On the output's file system, or nothing is kept.
    */
-  spares?: { dir: string; minBytes?: number };
+  retired?: string;
   onFile?: (done: number, total: number) => void;
   /**
    * Files planned from the checksums of others (the download's list and page): the SHA-256 of each
@@ -74,8 +76,25 @@ export async function writePlans(
   // a web server running as another user must be able to read.
   const id = `${process.pid}-${randomBytes(6).toString('hex')}`;
   const staging = besideOutput(target, 'new', id);
+  const retired = options.retired === undefined ? undefined : new Retired(options.retired);
+  // What the staging folder holds, by path (the retired output's files, or nothing), and the
+  // folders it holds that this output keeps.
+  let held = new Map<string, string>();
+  let folders = new Set<string>();
+  const adopted = retired?.adopt(staging);
+  if (adopted) {
+    try {
+      held = new Map(Object.entries(adopted.files));
+      folders = prune(staging, held, plans);
+    } catch {
+      // Something in it this user may not remove after all: a fresh folder instead.
+      rmSync(staging, { recursive: true, force: true });
+      held = new Map();
+      folders = new Set();
+    }
+  }
   try {
-    await mkdir(staging);
+    if (folders.size === 0) await mkdir(staging);
   } catch (error) {
     throw new WriteError(`cannot create a staging folder in ${parent}: ${(error as Error).message}`);
   }
@@ -84,10 +103,10 @@ export async function writePlans(
   const sums = new Map<string, string>();
   let latePlans: Plan[] = [];
   const previous = options.previous && (await outputBuildId(target)) === options.previous.build ? options.previous : undefined;
-  const spares = options.spares ? Spares.open(options.spares.dir, options.spares.minBytes) : undefined;
   try {
     const writers = new WriterPool();
-    const made = new Set<string>();
+    // Folders known to be there.
+    const made = new Set([...folders].map((folder) => path.join(staging, folder)));
     // The same bytes already written in this build (the ifs listing is the catalogues one until
     // IFS data exists), or left unchanged by the previous build: linked instead of written.
     const firstWith = new Map<string, string>();
@@ -100,9 +119,6 @@ export async function writePlans(
       const twin = twins[i];
       return twin ? path.join(staging, twin) : previous?.files[plan.path] === plan.key ? path.join(target, plan.path) : undefined;
     });
-    const spareFor = spares?.deal(
-      plans.filter((_, i) => !sources[i]).map((p) => ({ path: p.path, size: sizeOf(path.join(target, p.path)) })),
-    );
     let index = 0;
     const total = plans.length + (late?.count ?? 0);
     // Several files are written at once: writes into one file take turns, writes into different
@@ -110,10 +126,11 @@ export async function writePlans(
     const done = new Map<string, Promise<void>>();
     let failure: { error: unknown; path: string } | undefined;
     /**
-     * One file into the staging folder: linked from `source` when there is one (and, for a
-     * `measured` file, its checksum is known), written otherwise, its checksum taken as it is written.
+     * One file into the staging folder: left as it is when the staging folder holds it already, or
+     * linked from `source` when there is one (either, for a `measured` file, when its checksum is
+     * known); written otherwise, its checksum taken as it is written.
      */
-    const place = async (plan: Plan, source: string | undefined, spare: string | undefined, measured: boolean): Promise<void> => {
+    const place = async (plan: Plan, source: string | undefined, measured: boolean): Promise<void> => {
       const file = path.join(staging, plan.path);
       const dir = path.dirname(file);
       if (!made.has(dir)) {
@@ -121,12 +138,17 @@ export async function writePlans(
         made.add(dir);
       }
       const known = measured ? late?.known.get(plan.key) : undefined;
-      if (source && (!measured || known !== undefined) && link(source, file)) {
+      const usable = !measured || known !== undefined;
+      const there = held.has(plan.path);
+      if (usable && held.get(plan.path) === plan.key && holds(file, plan)) {
+        stats.linked++;
+        if (known !== undefined) sums.set(plan.path, known);
+      } else if (source && usable && (!there || unlinked(file)) && link(source, file)) {
         stats.linked++;
         if (known !== undefined) sums.set(plan.path, known);
       } else {
         // Once a file has failed the rest are not started: the staging folder goes anyway.
-        const result = await writers.run(async (writer) => (failure ? undefined : writer.write(file, plan, spare, measured)));
+        const result = await writers.run(async (writer) => (failure ? undefined : writer.write(file, plan, there, measured)));
         if (!result) return;
         stats.bytes += result.bytes;
         stats.written++;
@@ -145,7 +167,7 @@ export async function writePlans(
       const twin = twins[i];
       const job = (async () => {
         if (twin) await done.get(twin);
-        await place(plan, sources[i], spareFor?.get(plan.path), late?.measured(plan) ?? false);
+        await place(plan, sources[i], late?.measured(plan) ?? false);
       })().catch(failed(plan));
       done.set(plan.path, job);
       return job;
@@ -157,7 +179,7 @@ export async function writePlans(
       latePlans = late.plans(sums);
       for (const plan of latePlans) {
         const unchanged = previous?.files[plan.path] === plan.key ? path.join(target, plan.path) : undefined;
-        await place(plan, unchanged, undefined, false).catch(failed(plan));
+        await place(plan, unchanged, false).catch(failed(plan));
       }
     }
     if (failure) {
@@ -174,12 +196,8 @@ export async function writePlans(
     throw new WriteError(`cannot write the output: ${(error as Error).message}; ${outDir} was left as it was`);
   }
   const manifest = manifestOf([...plans, ...latePlans]);
-  const notice = await swap(
-    staging,
-    target,
-    besideOutput(target, 'old', id),
-    spares && ((old) => spares.refill(old, new Set([...plans, ...latePlans].map((p) => p.path)))),
-  );
+  // The output replaced is kept for the next build when what it holds is known.
+  const notice = await swap(staging, target, besideOutput(target, 'old', id), (old) => (previous && retired?.keep(old, previous)) ?? false);
   return { manifest, stats, notices: notice ? [notice] : [], late: latePlans };
 }
 
@@ -216,16 +234,16 @@ class PlanWriter {
   private copied?: PieceReader;
 
   /**
-   * Writes one plan's bytes into a new file, or over a spare moved into its place; returns how
-   * many bytes it wrote and whether it reused the spare.
+   * Writes one plan's bytes into a new file, or over the file at its path when `there` is one of
+   * the retired output's; returns how many bytes it wrote and whether it wrote over that file.
    *
    * A listing is thousands of pieces, most of them a few hundred bytes (a survey's or release's
    * head, a small group's text): they are gathered into a buffer and written a megabyte at a time,
    * where one write each made a catalogue edit's rebuild of a large archive issue some ten
    * thousand writes. A large chunk goes out as it is, from the slot that holds it.
    */
-  async write(file: string, plan: Plan, spare?: string, measure = false): Promise<{ bytes: number; reused: boolean; sha256?: string }> {
-    const { handle, reused } = await openOver(file, spare);
+  async write(file: string, plan: Plan, there: boolean, measure = false): Promise<{ bytes: number; reused: boolean; sha256?: string }> {
+    const { handle, reused } = await openOver(file, there);
     let at = 0;
     let stopped: unknown;
     const hash = measure ? createHash('sha256') : undefined;
@@ -269,7 +287,7 @@ class PlanWriter {
     const ended = await Promise.allSettled([...this.slots, ...this.gathers].map((s) => s.busy));
     for (const slot of [...this.slots, ...this.gathers]) slot.busy = Promise.resolve();
     let failure: unknown = ended.find((r) => r.status === 'rejected')?.reason ?? stopped;
-    // A spare longer than the new text loses its tail.
+    // A file longer than the new text loses its tail.
     if (failure === undefined && reused) await handle.truncate(at).catch((error: unknown) => (failure = error));
     await handle.close();
     if (failure !== undefined) throw failure instanceof Error ? failure : new Error(`writing failed: ${JSON.stringify(failure)}`);
@@ -317,7 +335,10 @@ async function writeAll(handle: FileHandle, bytes: Uint8Array, offset: number): 
   }
 }
 
-/** A hard link, or a copy where links are not possible; false if the source is gone. */
+/**
+ * A hard link, or a copy where links are not possible; false if the source is gone. Never over a
+ * file that is there: a copy would write into a file that may be linked from the output.
+ */
 function link(source: string, file: string): boolean {
   try {
     linkSync(source, file);
@@ -325,35 +346,72 @@ function link(source: string, file: string): boolean {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return false;
-    copyFileSync(source, file);
+    if (code === 'EEXIST') throw error;
+    copyFileSync(source, file, constants.COPYFILE_EXCL);
     return true;
   }
 }
 
 /**
- * Opens `file` for writing: a spare renamed into its place and written over, or, when there is
- * none (or it turns out to be linked elsewhere after all, and so not ours to change), a new file.
+ * Opens `file` for writing: the file at its path written over, when `there` is one and nothing
+ * else links it; else a new file. Never one that is there (opening it to write would change every
+ * folder that links it): if it cannot be removed, this fails.
  */
-async function openOver(file: string, spare: string | undefined): Promise<{ handle: FileHandle; reused: boolean }> {
-  if (spare) {
+async function openOver(file: string, there: boolean): Promise<{ handle: FileHandle; reused: boolean }> {
+  if (there) {
     try {
-      renameSync(spare, file);
       const handle = await open(file, 'r+');
       if ((await handle.stat()).nlink === 1) return { handle, reused: true };
       await handle.close();
-      unlinkSync(file);
     } catch {
-      // Gone, or not a file we can write over: a new file instead.
+      // Gone, or not a file this user can write over.
     }
+    unlinked(file);
   }
-  return { handle: await open(file, 'w'), reused: false };
+  return { handle: await open(file, 'wx'), reused: false };
 }
 
-/** A file's size, or 0 if it is not there. */
-function sizeOf(file: string): number {
+/** Removes a file of the staging folder, if it is there; false if it cannot be removed. */
+function unlinked(file: string): boolean {
   try {
-    return statSync(file).size;
-  } catch {
-    return 0;
+    unlinkSync(file);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
   }
+}
+
+/** Whether the staging folder's file holds a plan's bytes as far as its size shows (a copy's size is known only once made). */
+function holds(file: string, plan: Plan): boolean {
+  try {
+    const info = lstatSync(file);
+    return info.isFile() && (plan.compression !== undefined || info.size === plan.size);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Removes from the staging folder everything the new output does not have at its path (from
+ * `held` too): what the retired output held and this one does not, and anything else found there.
+ * Returns the folders left, those the new output keeps.
+ */
+function prune(staging: string, held: Map<string, string>, plans: readonly Plan[]): Set<string> {
+  const wanted = new Set(plans.map((plan) => plan.path));
+  const needed = foldersOf(wanted);
+  const kept = new Set<string>(['']);
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(path.join(staging, folder), { withFileTypes: true })) {
+      const relative = folder === '' ? entry.name : `${folder}/${entry.name}`;
+      if (entry.isDirectory() && needed.has(relative)) {
+        kept.add(relative);
+        walk(relative);
+      } else if (entry.isDirectory() || !wanted.has(relative) || !held.has(relative)) {
+        rmSync(path.join(staging, relative), { recursive: true, force: true });
+        held.delete(relative);
+      }
+    }
+  };
+  walk('');
+  return kept;
 }

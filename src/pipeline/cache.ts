@@ -28,6 +28,7 @@ import { childrenOf } from '../kinds/registry.ts';
 import type { Digest } from './digest.ts';
 import type { ScanIndex } from './scan.ts';
 import { processRunning } from '../destination/folder.ts';
+import { discard } from '../destination/retired.ts';
 import type { Manifest } from '../outputs/plan.ts';
 import type { Fragment } from '../outputs/fragment.ts';
 import type { DeflatedStore, StoredMember } from '../outputs/download/browser-zip.ts';
@@ -120,10 +121,11 @@ export interface Cache {
   manifest(outDir: string): Manifest | undefined;
   saveManifest(outDir: string, manifest: Manifest): void;
   /**
-   * Where the files an output's builds replace are kept as spares (write.ts). Only the output
-   * built last keeps any, so the cache holds at most one output's worth: asking drops the others'.
+   * Where the output a build replaces is kept, to become the next build's staging folder
+   * (retired.ts). Only the output built last keeps one, so the cache holds at most one output's
+   * worth: asking drops the others'.
    */
-  spares(outDir: string): string | undefined;
+  retired(outDir: string): string | undefined;
   /** The hashes the last scan of a metadata folder recorded. */
   scanIndex(metadataDir: string): ScanIndex | undefined;
   saveScanIndex(metadataDir: string, index: ScanIndex): void;
@@ -149,7 +151,7 @@ export function noCache(): Cache {
     prune: nothing,
     manifest: nothing,
     saveManifest: nothing,
-    spares: nothing,
+    retired: nothing,
     scanIndex: nothing,
     saveScanIndex: nothing,
     checksums: () => new Map(),
@@ -346,8 +348,8 @@ export function openCache(dir: string): Cache {
       }
     },
     manifest: (outDir) => readJson(manifestFile(outDir)) as Manifest | undefined,
-    spares(outDir) {
-      const all = path.join(dir, 'spares');
+    retired(outDir) {
+      const all = path.join(dir, 'retired');
       const mine = named(outDir);
       let names: string[] = [];
       try {
@@ -355,7 +357,14 @@ export function openCache(dir: string): Cache {
       } catch {
         // None yet.
       }
-      for (const name of names) if (name !== mine) rmSync(path.join(all, name), { recursive: true, force: true });
+      // Another output's (its folder and manifest), and what a stopped removal left.
+      for (const name of names) {
+        if (name === mine || name === `${mine}.json`) continue;
+        if (/^[0-9a-f]{16}$/.test(name)) discard(path.join(all, name));
+        else rmSync(path.join(all, name), { recursive: true, force: true });
+      }
+      // Kept by earlier versions, which held replaced files one by one.
+      rmSync(path.join(dir, 'spares'), { recursive: true, force: true });
       return path.join(all, mine);
     },
     saveManifest(outDir, manifest) {

@@ -9,8 +9,8 @@ export const onPreBuild = async ({ utils }) => {
 };
 
 export const onPostBuild = async ({ utils }) => {
-  // Spare output files (src/write.ts) help only the machine that wrote them, and Netlify does
-  // not keep the output they were replaced from: they are left out of the saved cache.
-  await rm(`${CACHE}/spares`, { recursive: true, force: true });
+  // The output a build replaced (src/destination/retired.ts) helps only the machine that built
+  // it, and Netlify does not keep the output it was replaced by: it is left out of the saved cache.
+  await rm(`${CACHE}/retired`, { recursive: true, force: true });
   await utils.cache.save(CACHE);
 };

@@ -1,0 +1,53 @@
+// `npm test`: the type check and every test, at once. The type check (`npm run typecheck`'s two
+// projects) runs at the lowest priority, so it takes only what the tests leave idle: their start,
+// and the moments they wait on the processes, servers and browsers they drive. Run first, it added
+// 7 s to a two-minute suite; run like this, it ends well before the tests do. Its verdict follows
+// the tests' report. Arguments are the tests' (vitest run's). Exits with the tests' status, or 1 if
+// they passed and the type check did not.
+
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const TSC = require.resolve('typescript/bin/tsc');
+const VITEST = path.join(path.dirname(require.resolve('vitest/package.json')), require('vitest/package.json').bin.vitest);
+const PROJECTS = ['tsconfig.test.json', 'netlify/tsconfig.json'];
+
+/** A process's exit status once it has ended, with what it printed when `output` is collected. */
+function ended(child, output) {
+  child.stdout?.on('data', (chunk) => output.push(chunk));
+  child.stderr?.on('data', (chunk) => output.push(chunk));
+  return new Promise((resolve) => {
+    child.on('error', (error) => {
+      output.push(Buffer.from(`${error.message}\n`));
+      resolve(1);
+    });
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+/** The first project with type errors, and what tsc said; undefined when there are none. */
+async function typecheck() {
+  for (const project of PROJECTS) {
+    const output = [];
+    const child = spawn(process.execPath, [TSC, '-p', project], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      os.setPriority(child.pid, 19);
+    } catch {
+      // Not allowed here: it runs at the usual priority.
+    }
+    if ((await ended(child, output)) !== 0) return { project, text: Buffer.concat(output).toString('utf8') };
+  }
+  return undefined;
+}
+
+const types = typecheck();
+const tests = await ended(spawn(process.execPath, [VITEST, 'run', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' }), []);
+const failed = await types;
+if (failed) process.stderr.write(`\nThe type check failed (tsc -p ${failed.project}):\n\n${failed.text}`);
+else process.stdout.write(`\nThe type check found no errors (tsc -p ${PROJECTS.join(', tsc -p ')}).\n`);
+process.exit(tests !== 0 ? tests : failed ? 1 : 0);

@@ -942,6 +942,12 @@ function expectVerdict(run: Run, want: Expect, expect: ExpectStatic): void {
 
 const MARKER = '.archive-schema-output';
 
+/** A copy of a folder, with its files' modes and times. */
+function copyTree(from: string, to: string): void {
+  const copied = spawnSync('cp', ['-a', from, to], { encoding: 'utf8' });
+  if (copied.status !== 0) throw new Error(`cp -a ${from} ${to} failed: ${copied.stderr}`);
+}
+
 function withoutMarker(files: Map<string, Buffer>): Map<string, Buffer> {
   return new Map([...files].filter(([file]) => file !== MARKER));
 }
@@ -966,6 +972,10 @@ describe('hostile metadata, each run as a process with a heap limit and a kill t
     expectClean(built);
     globalExpect(built.code, built.output).toBe(0);
     baseline = await snapshotTree(path.join(base, 'out'));
+    // The cache of a check in this process, which runs the sources (the build's process runs the
+    // compiled code, whose cache is another).
+    const checked = await inProcess(['check', '--metadata', 'metadata', '--cache-dir', 'cache-check'], base);
+    globalExpect(checked.code, checked.output).toBe(0);
   });
 
   test('the hostile survey, release, group and facility are valid as written', async () => {
@@ -987,9 +997,14 @@ describe('hostile metadata, each run as a process with a heap limit and a kill t
     if (row.nobody && !HAS_SETPRIV) ctx.skip('setpriv is not installed');
     if ((row.nobody || row.root) && process.getuid?.() !== 0) ctx.skip('only root can change owners and read past modes');
     const dir = await tempdir();
-    await cp(path.join(base, 'metadata'), path.join(dir, 'metadata'), { recursive: true });
-    // The previous output, as a build left it: the hostile build goes into the same folder.
-    await cp(path.join(base, 'out'), path.join(dir, 'out'), { recursive: true });
+    // The metadata, and the previous output as a build left it: the hostile build goes into the
+    // same folder. Copied by cp(1), which takes a tenth of the time Node's cp takes here.
+    copyTree(path.join(base, 'metadata'), path.join(dir, 'metadata'));
+    copyTree(path.join(base, 'out'), path.join(dir, 'out'));
+    // The caches those left, as a curator's next command finds them: the files a case writes are
+    // read and checked afresh, the fixture's come from the cache.
+    copyTree(path.join(base, 'cache'), path.join(dir, 'cache-build'));
+    copyTree(path.join(base, 'cache-check'), path.join(dir, 'cache-check'));
     for (const [relative, content] of Object.entries(row.files)) await put(path.join(dir, 'metadata', relative), content);
     if (row.nobody) {
       const owned = spawnSync('chown', ['-R', `${NOBODY}:${NOBODY}`, dir]);

@@ -145,13 +145,13 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
     const plans = [...planned, ...downloadIndex(download, await checksumsOf(download, known))];
     return { ...checked, plans, dryRun: await compareWithOutput(plans, options.outDir, previous) };
   }
-  const retired = cache.retired(options.outDir);
+  const spare = cache.spare(options.outDir);
   const onProgress = options.onProgress;
   // The download's checksums are taken as its files are written, and its list and page written last.
   const download = planned.filter(isDownloadData);
   const { manifest, stats, notices, late } = await writePlans(planned, options.outDir, {
     ...(previous ? { previous } : {}),
-    ...(retired ? { retired } : {}),
+    ...(spare ? { spare } : {}),
     ...(onProgress ? { onFile: (done: number, total: number) => onProgress('writing', done, total) } : {}),
     late: {
       measured: isDownloadData,

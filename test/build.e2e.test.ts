@@ -403,7 +403,7 @@ describe('netlify.toml', () => {
         restore: async (p: string) => {
           calls.push(`restore ${p}`);
           // What Netlify brings back, as a build would leave it.
-          for (const folder of ['digests', 'retired/0123']) await mkdir(path.join(dir, p, folder), { recursive: true });
+          for (const folder of ['digests', 'spares/0123']) await mkdir(path.join(dir, p, folder), { recursive: true });
         },
         save: async (p: string) => {
           calls.push(`save ${p}: ${(await readdir(path.join(dir, p))).join(', ')}`);

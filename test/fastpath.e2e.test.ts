@@ -234,13 +234,13 @@ describe('the cache', () => {
   });
 });
 
-describe('the retired output: the output a build replaced, the next build’s staging folder', () => {
+describe('the spare output: the output a build replaced, the next build’s staging folder', () => {
   /** Where the output a write replaces is kept, its manifest beside it (`${folder}.json`). */
-  const keptIn = (dir: string) => path.join(dir, 'retired', 'out');
+  const keptIn = (dir: string) => path.join(dir, 'spares', 'out');
 
   /** Writes these texts as an output, linking what the previous write left unchanged. */
-  async function write(dir: string, texts: Record<string, string>, previous?: Manifest, retired = keptIn(dir)) {
-    return writePlans(plansOf(new Map(Object.entries(texts))), path.join(dir, 'out'), { ...(previous ? { previous } : {}), retired });
+  async function write(dir: string, texts: Record<string, string>, previous?: Manifest, spare = keptIn(dir)) {
+    return writePlans(plansOf(new Map(Object.entries(texts))), path.join(dir, 'out'), { ...(previous ? { previous } : {}), spare });
   }
 
   /** A folder's files as texts, by path, without the marker. */
@@ -267,7 +267,7 @@ describe('the retired output: the output a build replaced, the next build’s st
     'c/small.json': 'two',
   };
 
-  // The third output is written into the first, retired when the second replaced it. The first's
+  // The third output is written into the first, kept as the spare when the second replaced it. The first's
   // page is its own file there, written over; its listing and twin are one file, linked twice, so
   // not written over.
   test.each([
@@ -305,21 +305,21 @@ describe('the retired output: the output a build replaced, the next build’s st
     const dir = await tempdir();
     const one = await write(dir, first);
     // No output was replaced: nothing is kept.
-    await expect(readdir(path.join(dir, 'retired'))).rejects.toThrow();
+    await expect(readdir(path.join(dir, 'spares'))).rejects.toThrow();
     const two = await write(dir, second, one.manifest);
-    expect((await readdir(path.join(dir, 'retired'))).sort()).toEqual(['out', 'out.json']);
+    expect((await readdir(path.join(dir, 'spares'))).sort()).toEqual(['out', 'out.json']);
     expect(await texts(keptIn(dir))).toEqual(first);
     const three = await write(dir, third, two.manifest);
     expect(await texts(path.join(dir, 'out'))).toEqual(third);
     expect(three.stats.recycled).toBe(recycled);
     expect(three.stats.written + three.stats.linked).toBe(Object.keys(third).length);
-    // The second output is the retired one now.
+    // The second output is the spare now.
     expect(await texts(keptIn(dir))).toEqual(second);
     // A build that changes nothing writes nothing.
     const again = await write(dir, third, three.manifest);
     expect(await texts(path.join(dir, 'out'))).toEqual(third);
     expect(again.stats.written).toBe(0);
-    expect(await readdir(dir)).toEqual(['out', 'retired']);
+    expect(await readdir(dir)).toEqual(['out', 'spares']);
   });
 
   test('a file that cannot be written stops the build and leaves the output as it was', async () => {
@@ -330,7 +330,7 @@ describe('the retired output: the output a build replaced, the next build’s st
     const plans = plansOf(new Map(Array.from({ length: 12 }, (_, i) => [`f/${i}.json`, `text ${i}`.repeat(300)])));
     const lost = { bytes: { file: path.join(dir, 'gone.json'), offset: 0, size: 10, fileSize: 10 }, key: 'lost', shift: 0, breaks: 0 };
     plans.splice(5, 0, planOf('f/lost.json', ['[', lost, ']']));
-    await expect(writePlans(plans, path.join(dir, 'out'), { retired: path.join(dir, 'retired') })).rejects.toThrow(/^gone\.json: ENOENT/);
+    await expect(writePlans(plans, path.join(dir, 'out'), { spare: keptIn(dir) })).rejects.toThrow(/^gone\.json: ENOENT/);
     expect(await snapshotTree(path.join(dir, 'out'))).toEqual(before);
     // No staging folder is left behind.
     expect(await readdir(dir)).toEqual(['out']);
@@ -345,7 +345,7 @@ describe('the retired output: the output a build replaced, the next build’s st
     await expect(stat(path.join(dir, 'out'))).rejects.toThrow();
   });
 
-  test('a file of the retired output linked from anywhere else is never written over', async () => {
+  test('a file of the spare output linked from anywhere else is never written over', async () => {
     const dir = await tempdir();
     const one = await write(dir, first);
     const two = await write(dir, { ...first, 'b/page.html': page('two') }, one.manifest);
@@ -369,7 +369,7 @@ describe('the retired output: the output a build replaced, the next build’s st
     ],
     ['a file added', (kept: string) => writeFile(path.join(kept, 'c/stray.json'), 'stray')],
     ['its marker of another build', (kept: string) => writeFile(path.join(kept, MARKER), 'build 0000000000000000\n')],
-  ])('a retired output with %s still gives exactly the new output', async (_name, damage) => {
+  ])('a spare output with %s still gives exactly the new output', async (_name, damage) => {
     const dir = await tempdir();
     const one = await write(dir, first);
     const two = await write(dir, second, one.manifest);
@@ -378,7 +378,7 @@ describe('the retired output: the output a build replaced, the next build’s st
     const three = await write(dir, third, two.manifest);
     expect(await texts(path.join(dir, 'out'))).toEqual(third);
     expect(three.stats.written + three.stats.linked).toBe(Object.keys(third).length);
-    expect((await readdir(dir)).sort()).toEqual(['out', 'retired']);
+    expect((await readdir(dir)).sort()).toEqual(['out', 'spares']);
   });
 
   // /dev/shm is a file system of its own on Linux: the replaced output cannot be moved there.
@@ -391,10 +391,10 @@ describe('the retired output: the output a build replaced, the next build’s st
   })();
   test.runIf(otherFileSystem)('with the cache on another file system, the replaced output is removed as before', async () => {
     const dir = await tempdir();
-    const pool = await mkdtemp('/dev/shm/archive-schema-retired-');
+    const pool = await mkdtemp('/dev/shm/archive-schema-spares-');
     try {
-      const one = await write(dir, first, undefined, path.join(pool, 'retired'));
-      await write(dir, second, one.manifest, path.join(pool, 'retired'));
+      const one = await write(dir, first, undefined, path.join(pool, 'spares'));
+      await write(dir, second, one.manifest, path.join(pool, 'spares'));
       expect(await texts(path.join(dir, 'out'))).toEqual(second);
       expect(await readdir(pool)).toEqual([]);
       expect(await readdir(dir)).toEqual(['out']);
@@ -405,8 +405,8 @@ describe('the retired output: the output a build replaced, the next build’s st
 
   test('a build keeps the output it replaced in its cache, for the output built last; --no-cache keeps none', async () => {
     const dir = await syntheticdir();
-    const retired = path.join(dir, 'node_modules/.cache/archive-schema/retired');
-    const keptNow = async () => snapshotTree(retired);
+    const spares = path.join(dir, 'node_modules/.cache/archive-schema/spares');
+    const keptNow = async () => snapshotTree(spares);
     expect((await cli(['build'], dir)).code).toBe(0);
     const [first] = (await readdir(path.join(dir, 'metadata'), { recursive: true })).filter((f) => f.includes('/catalogues/')).sort();
     const group = path.join(dir, 'metadata', first ?? '');
@@ -415,9 +415,9 @@ describe('the retired output: the output a build replaced, the next build’s st
     const before = await snapshotTree(path.join(dir, 'dist'));
     expect((await cli(['build'], dir)).code).toBe(0);
     // The output the edit replaced, whole, and its manifest.
-    const [forDist = '', ...others] = (await readdir(retired)).sort();
+    const [forDist = '', ...others] = (await readdir(spares)).sort();
     expect(others).toEqual([`${forDist}.json`]);
-    expectSameFiles(await snapshotTree(path.join(retired, forDist)), before);
+    expectSameFiles(await snapshotTree(path.join(spares, forDist)), before);
     const kept = await keptNow();
     // A build without the cache, of metadata edited again (a line added at the end, which changes
     // no output), keeps nothing, leaves the cache's as it was, and gives the same output.
@@ -425,14 +425,14 @@ describe('the retired output: the output a build replaced, the next build’s st
     expect((await cli(['build', '--no-cache', '--out', 'cold'], dir)).code).toBe(0);
     expectSameFiles(await keptNow(), kept);
     await expectSameOutput(path.join(dir, 'dist'), path.join(dir, 'cold'));
-    // Another output: its retired output replaces the first one's, so the cache holds one output's worth.
+    // Another output: its spare output replaces the first one's, so the cache holds one output's worth.
     expect((await cli(['build', '--out', 'preview'], dir)).code).toBe(0);
     await writeFile(group, original);
     expect((await cli(['build', '--out', 'preview'], dir)).code).toBe(0);
-    const [forPreview = '', ...more] = (await readdir(retired)).sort();
+    const [forPreview = '', ...more] = (await readdir(spares)).sort();
     expect(more).toEqual([`${forPreview}.json`]);
     expect(forPreview).not.toBe(forDist);
-    expect(await outputCount(path.join(retired, forPreview))).toBeGreaterThan(0);
+    expect(await outputCount(path.join(spares, forPreview))).toBeGreaterThan(0);
   }, 60_000);
 });
 

@@ -1,7 +1,7 @@
 // Writes plans into the output folder atomically: everything goes into a staging folder beside
 // it first, which then replaces the old output in two renames (folder.ts), so a build that fails
 // at any point leaves the previous output exactly as it was. The staging folder is the output the
-// previous build replaced, kept in the cache (retired.ts), where there is one: only the files that
+// previous build replaced, kept in the cache as a spare (spare.ts), where there is one: only the files that
 // differ from what it holds are changed. Files whose content key is unchanged since the previous
 // build are hard-linked from it instead of written again; a file linked from anywhere else is
 // never written over, so sharing files between the old and new folder is safe.
@@ -17,13 +17,13 @@ import { MARKER, WriteError, assertReplaceable, besideOutput, markerText, output
 import { fileChunks } from './compress.ts';
 import { PieceReader, newSlot } from './pieces.ts';
 import type { Slot } from './pieces.ts';
-import { Retired, foldersOf } from './retired.ts';
+import { SpareOutput, foldersOf } from './spare.ts';
 
 export interface WriteStats {
   written: number;
   /** Files linked from the previous output or a twin, or already in the staging folder as they are. */
   linked: number;
-  /** Of the files written, how many were written over the retired output's file at their path. */
+  /** Of the files written, how many were written over the spare output's file at their path. */
   recycled: number;
   bytes: number;
 }
@@ -33,9 +33,9 @@ export interface WriteOptions {
   previous?: Manifest;
   /**
    * Where the output this build replaces is kept, to be the next build's staging folder, and where
-   * this build takes its own from (retired.ts). On the output's file system, or nothing is kept.
+   * this build takes its own from (spare.ts). On the output's file system, or nothing is kept.
    */
-  retired?: string;
+  spare?: string;
   onFile?: (done: number, total: number) => void;
   /**
    * Files planned from the checksums of others (the download's list and page): the SHA-256 of each
@@ -76,12 +76,12 @@ export async function writePlans(
   // a web server running as another user must be able to read.
   const id = `${process.pid}-${randomBytes(6).toString('hex')}`;
   const staging = besideOutput(target, 'new', id);
-  const retired = options.retired === undefined ? undefined : new Retired(options.retired);
-  // What the staging folder holds, by path (the retired output's files, or nothing), and the
+  const spare = options.spare === undefined ? undefined : new SpareOutput(options.spare);
+  // What the staging folder holds, by path (the spare output's files, or nothing), and the
   // folders it holds that this output keeps.
   let held = new Map<string, string>();
   let folders = new Set<string>();
-  const adopted = retired?.adopt(staging);
+  const adopted = spare?.adopt(staging);
   if (adopted) {
     try {
       held = new Map(Object.entries(adopted.files));
@@ -197,7 +197,7 @@ export async function writePlans(
   }
   const manifest = manifestOf([...plans, ...latePlans]);
   // The output replaced is kept for the next build when what it holds is known.
-  const notice = await swap(staging, target, besideOutput(target, 'old', id), (old) => (previous && retired?.keep(old, previous)) ?? false);
+  const notice = await swap(staging, target, besideOutput(target, 'old', id), (old) => (previous && spare?.keep(old, previous)) ?? false);
   return { manifest, stats, notices: notice ? [notice] : [], late: latePlans };
 }
 
@@ -235,7 +235,7 @@ class PlanWriter {
 
   /**
    * Writes one plan's bytes into a new file, or over the file at its path when `there` is one of
-   * the retired output's; returns how many bytes it wrote and whether it wrote over that file.
+   * the spare output's; returns how many bytes it wrote and whether it wrote over that file.
    *
    * A listing is thousands of pieces, most of them a few hundred bytes (a survey's or release's
    * head, a small group's text): they are gathered into a buffer and written a megabyte at a time,
@@ -393,7 +393,7 @@ function holds(file: string, plan: Plan): boolean {
 
 /**
  * Removes from the staging folder everything the new output does not have at its path (from
- * `held` too): what the retired output held and this one does not, and anything else found there.
+ * `held` too): what the spare output held and this one does not, and anything else found there.
  * Returns the folders left, those the new output keeps.
  */
 function prune(staging: string, held: Map<string, string>, plans: readonly Plan[]): Set<string> {

@@ -28,7 +28,7 @@ import { childrenOf } from '../kinds/registry.ts';
 import type { Digest } from './digest.ts';
 import type { ScanIndex } from './scan.ts';
 import { processRunning } from '../destination/folder.ts';
-import { discard } from '../destination/retired.ts';
+import { discard } from '../destination/spare.ts';
 import type { Manifest } from '../outputs/plan.ts';
 import type { Fragment } from '../outputs/fragment.ts';
 import type { DeflatedStore, StoredMember } from '../outputs/download/browser-zip.ts';
@@ -122,10 +122,10 @@ export interface Cache {
   saveManifest(outDir: string, manifest: Manifest): void;
   /**
    * Where the output a build replaces is kept, to become the next build's staging folder
-   * (retired.ts). Only the output built last keeps one, so the cache holds at most one output's
+   * (spare.ts). Only the output built last keeps one, so the cache holds at most one output's
    * worth: asking drops the others'.
    */
-  retired(outDir: string): string | undefined;
+  spare(outDir: string): string | undefined;
   /** The hashes the last scan of a metadata folder recorded. */
   scanIndex(metadataDir: string): ScanIndex | undefined;
   saveScanIndex(metadataDir: string, index: ScanIndex): void;
@@ -151,7 +151,7 @@ export function noCache(): Cache {
     prune: nothing,
     manifest: nothing,
     saveManifest: nothing,
-    retired: nothing,
+    spare: nothing,
     scanIndex: nothing,
     saveScanIndex: nothing,
     checksums: () => new Map(),
@@ -348,8 +348,8 @@ export function openCache(dir: string): Cache {
       }
     },
     manifest: (outDir) => readJson(manifestFile(outDir)) as Manifest | undefined,
-    retired(outDir) {
-      const all = path.join(dir, 'retired');
+    spare(outDir) {
+      const all = path.join(dir, 'spares');
       const mine = named(outDir);
       let names: string[] = [];
       try {
@@ -363,8 +363,6 @@ export function openCache(dir: string): Cache {
         if (/^[0-9a-f]{16}$/.test(name)) discard(path.join(all, name));
         else rmSync(path.join(all, name), { recursive: true, force: true });
       }
-      // Kept by earlier versions, which held replaced files one by one.
-      rmSync(path.join(dir, 'spares'), { recursive: true, force: true });
       return path.join(all, mine);
     },
     saveManifest(outDir, manifest) {

@@ -9,8 +9,9 @@ export const onPreBuild = async ({ utils }) => {
 };
 
 export const onPostBuild = async ({ utils }) => {
-  // The output a build replaced (src/destination/retired.ts) helps only the machine that built
-  // it, and Netlify does not keep the output it was replaced by: it is left out of the saved cache.
-  await rm(`${CACHE}/retired`, { recursive: true, force: true });
+  // The spare output, the one a build replaced (src/destination/spare.ts), helps only the machine
+  // that built it, and Netlify does not keep the output it was replaced by: it is left out of the
+  // saved cache.
+  await rm(`${CACHE}/spares`, { recursive: true, force: true });
   await utils.cache.save(CACHE);
 };

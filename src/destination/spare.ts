@@ -1,4 +1,4 @@
-// The output a build replaced, kept in the cache to become the next build's staging folder. The
+// The output a build replaced, kept in the cache as a spare, to become the next build's staging folder. The
 // next build renames it beside the output and changes only the files that differ from what it
 // holds, where a fresh staging folder needs every folder made and every unchanged file linked, and
 // the replaced output removed file by file. A file that changed is written over where nothing else
@@ -23,11 +23,11 @@ export function foldersOf(files: Iterable<string>): Set<string> {
 }
 
 /**
- * The retired output of one output folder: a folder in the cache, and its manifest beside it.
+ * The spare output of one output folder: a folder in the cache, and its manifest beside it.
  * Only a reader that opened a file two builds ago and is still reading it (a slow download from
  * `serve` across two rebuilds) could see its bytes change.
  */
-export class Retired {
+export class SpareOutput {
   /** `dir` must be on the output's file system, or nothing is kept (a rename cannot cross them). */
   constructor(readonly dir: string) {}
 
@@ -36,7 +36,7 @@ export class Retired {
   }
 
   /**
-   * Moves the retired output to `staging` and returns what it holds; undefined when there is none,
+   * Moves the spare output to `staging` and returns what it holds; undefined when there is none,
    * or it cannot be used (then it is removed).
    */
   adopt(staging: string): Manifest | undefined {
@@ -88,7 +88,7 @@ export class Retired {
 }
 
 /**
- * Removes a retired output: renamed first, so that a build of another output sharing the cache,
+ * Removes a spare output: renamed first, so that a build of another output sharing the cache,
  * which may be adopting it at this moment, either has it whole or does not have it.
  */
 export function discard(dir: string): void {

@@ -404,7 +404,7 @@ describe('the spare output: the output a build replaced, the next build’s stag
   });
 
   test('a build keeps the output it replaced in its cache, for the output built last; --no-cache keeps none', async () => {
-    const dir = await syntheticdir();
+    const dir = await testdir();
     const spares = path.join(dir, 'node_modules/.cache/archive-schema/spares');
     const keptNow = async () => snapshotTree(spares);
     expect((await cli(['build'], dir)).code).toBe(0);

@@ -1,8 +1,8 @@
-// The output a build replaced, kept in the cache as a spare, to become the next build's staging folder. The
-// next build renames it beside the output and changes only the files that differ from what it
-// holds, where a fresh staging folder needs every folder made and every unchanged file linked, and
-// the replaced output removed file by file. A file that changed is written over where nothing else
-// links it, which reuses the memory and disk blocks the system already holds for it.
+// The output a build replaced, kept in the cache as a spare to become the next build's staging
+// folder. The next build renames it beside the output and changes only the files that differ from
+// what it holds, where a fresh staging folder needs every folder made and every unchanged file
+// linked, and the replaced output removed file by file. A file that changed is written over where
+// nothing else links it, which reuses the memory and disk blocks the system already holds for it.
 
 import { accessSync, constants, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -14,6 +14,8 @@ export default defineConfig({
     // Test files share their worker's modules instead of importing the project again each: no test
     // keeps state in a module, and the imports were a tenth of the suite's time.
     isolate: false,
+    // Each test file's temporary folders are removed after it (test/setup.ts).
+    setupFiles: ['test/setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [

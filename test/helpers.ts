@@ -7,7 +7,7 @@ import { chmod, chown, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } fr
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { generateArchive } from '../bench/synthetic.ts';
 import type { Size } from '../bench/synthetic.ts';
 import { run } from '../src/cli.ts';
@@ -18,9 +18,15 @@ export const PROJECT = path.resolve(import.meta.dirname, '..');
 export const BUNDLED = path.join(PROJECT, 'metadata');
 
 const made: string[] = [];
-afterAll(async () => {
+
+/**
+ * Removes the temporary folders made since it last ran. Run after each test file by setup.ts: a hook
+ * registered here would run after the first file of each worker only, as the files of a worker share
+ * this module (isolate: false), and every later file's folders would be left behind.
+ */
+export async function removeTempdirs(): Promise<void> {
   await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
+}
 
 /** A fresh temporary folder, removed after the test file. */
 export async function tempdir(): Promise<string> {

@@ -7,7 +7,7 @@
 import { accessSync, constants, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Manifest } from '../outputs/plan.ts';
-import { MARKER } from './folder.ts';
+import { outputBuildId } from './folder.ts';
 
 /** Every folder that holds a file of the manifest, the output's own ('') included. */
 export function foldersOf(files: Iterable<string>): Set<string> {
@@ -39,7 +39,7 @@ export class SpareOutput {
    * Moves the spare output to `staging` and returns what it holds; undefined when there is none,
    * or it cannot be used (then it is removed).
    */
-  adopt(staging: string): Manifest | undefined {
+  async adopt(staging: string): Promise<Manifest | undefined> {
     let manifest: Manifest | undefined;
     try {
       manifest = JSON.parse(readFileSync(this.manifestFile, 'utf8')) as Manifest;
@@ -47,14 +47,7 @@ export class SpareOutput {
     } catch {
       manifest = undefined;
     }
-    const marker = (() => {
-      try {
-        return /^build (\w+)$/m.exec(readFileSync(path.join(this.dir, MARKER), 'utf8'))?.[1];
-      } catch {
-        return undefined;
-      }
-    })();
-    if (manifest && typeof manifest.files === 'object' && marker === manifest.build) {
+    if (manifest && typeof manifest.files === 'object' && (await outputBuildId(this.dir)) === manifest.build) {
       try {
         renameSync(this.dir, staging);
         return manifest;

@@ -81,7 +81,7 @@ export async function writePlans(
   // folders it holds that this output keeps.
   let held = new Map<string, string>();
   let folders = new Set<string>();
-  const adopted = spare?.adopt(staging);
+  const adopted = await spare?.adopt(staging);
   if (adopted) {
     try {
       held = new Map(Object.entries(adopted.files));
@@ -140,10 +140,8 @@ export async function writePlans(
       const known = measured ? late?.known.get(plan.key) : undefined;
       const usable = !measured || known !== undefined;
       const there = held.has(plan.path);
-      if (usable && held.get(plan.path) === plan.key && holds(file, plan)) {
-        stats.linked++;
-        if (known !== undefined) sums.set(plan.path, known);
-      } else if (source && usable && (!there || unlinked(file)) && link(source, file)) {
+      const kept = usable && held.get(plan.path) === plan.key && holds(file, plan);
+      if (kept || (source && usable && (!there || unlinked(file)) && link(source, file))) {
         stats.linked++;
         if (known !== undefined) sums.set(plan.path, known);
       } else {

@@ -3,9 +3,9 @@
 // only when it would be made again identically. Kept between builds (and between Netlify builds,
 // which keep node_modules/.cache), and alongside it: the manifest of the last output written, the
 // hashes of the metadata files with the stamps they had (so an unchanged file is not read), the
-// key of the last inputs the cross-file rules passed on, output files that builds replaced,
-// kept to be written over (write.ts), and the schema browser's files deflated for the download's
-// zip (outputs/download/browser-zip.ts).
+// key of the last inputs the cross-file rules passed on, the output the last build replaced, kept
+// as the next build's staging folder (destination/spare.ts), and the schema browser's files
+// deflated for the download's zip (outputs/download/browser-zip.ts).
 
 import { createHash, randomBytes } from 'node:crypto';
 import {

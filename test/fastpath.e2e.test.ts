@@ -345,6 +345,25 @@ describe('the spare output: the output a build replaced, the next build’s stag
     await expect(stat(path.join(dir, 'out'))).rejects.toThrow();
   });
 
+  test('texts of one cached file read for many output files come out whole; an entry recording another size for it stops the build', async () => {
+    const dir = await tempdir();
+    const file = path.join(dir, 'pack.texts');
+    await writeFile(file, 'abcdefghij');
+    const text = (offset: number, size: number, fileSize = 10) => ({
+      bytes: { file, offset, size, fileSize },
+      key: `${offset}+${size}`,
+      shift: 0,
+      breaks: 0,
+    });
+    const plans = Array.from({ length: 24 }, (_, i) => planOf(`f/${i}.txt`, [text(i % 10, 1), '-', text(0, 10)]));
+    await writePlans(plans, path.join(dir, 'out'));
+    for (const i of [0, 3, 13, 23])
+      expect(await readFile(path.join(dir, 'out', `f/${i}.txt`), 'utf8')).toBe(`${'abcdefghij'[i % 10]}-abcdefghij`);
+    const wrong = [...plans, planOf('f/wrong.txt', [text(0, 2, 12)])];
+    await expect(writePlans(wrong, path.join(dir, 'other'))).rejects.toThrow('pack.texts: has 10 bytes, not the 12 recorded');
+    await expect(stat(path.join(dir, 'other'))).rejects.toThrow();
+  });
+
   test('a file of the spare output linked from anywhere else is never written over', async () => {
     const dir = await tempdir();
     const one = await write(dir, first);

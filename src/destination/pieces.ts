@@ -24,11 +24,48 @@ export function newSlot(): Slot {
   return { input: Buffer.allocUnsafe(CHUNK), output: Buffer.allocUnsafe(0), busy: Promise.resolve() };
 }
 
+/**
+ * The build cache's files that readers have opened, each kept open until `close`, its size checked
+ * once: a listing takes a piece from each of hundreds of files, and each of the API's listings and
+ * pages goes through the same files again, so opening a file for each piece cost a rebuild of a large
+ * archive some thousands of opens, checks and closes. At most `most` are kept (Node raises the
+ * limit of open files to the system's hard limit); any more are opened for each read, as before.
+ */
+export class OpenFiles {
+  private readonly open = new Map<string, { fd: number; size: number }>();
+
+  constructor(private readonly most = 1024) {}
+
+  /** A descriptor of the file the bytes are in, and whether the caller closes it. */
+  take(bytes: StoredBytes): { fd: number; shared: boolean } {
+    const open = this.open.get(bytes.file);
+    if (open !== undefined) {
+      if (open.size !== bytes.fileSize) throw sizeMismatch(bytes, open.size);
+      return { fd: open.fd, shared: true };
+    }
+    const fd = openStored(bytes);
+    if (this.open.size >= this.most) return { fd, shared: false };
+    this.open.set(bytes.file, { fd, size: bytes.fileSize });
+    return { fd, shared: true };
+  }
+
+  close(): void {
+    for (const { fd } of this.open.values()) closeSync(fd);
+    this.open.clear();
+  }
+}
+
 export class PieceReader {
   private readonly shifter = new LineShifter(INDENT.charCodeAt(0));
 
-  /** `nextSlot` gives the slot the next chunk goes into, once it is free. */
-  constructor(private readonly nextSlot: () => Promise<Slot>) {}
+  /**
+   * `nextSlot` gives the slot the next chunk goes into, once it is free; `files`, when given, keeps
+   * the files read open for other pieces (its owner closes them).
+   */
+  constructor(
+    private readonly nextSlot: () => Promise<Slot>,
+    private readonly files?: OpenFiles,
+  ) {}
 
   /** The pieces' bytes in order, each chunk with the slot it lives in until that slot is next given. */
   async *chunks(pieces: readonly Piece[]): AsyncGenerator<[Slot, Uint8Array]> {
@@ -60,7 +97,7 @@ export class PieceReader {
       for (let at = 0; at < bytes.length; at += size) yield [await this.nextSlot(), bytes.subarray(at, at + size)];
       return;
     }
-    const fd = openStored(bytes);
+    const { fd, shared } = this.files?.take(bytes) ?? { fd: openStored(bytes), shared: false };
     try {
       for (let read = 0; read < bytes.size;) {
         const slot = await this.nextSlot();
@@ -70,7 +107,7 @@ export class PieceReader {
         yield [slot, slot.input.subarray(0, n)];
       }
     } finally {
-      closeSync(fd);
+      if (!shared) closeSync(fd);
     }
   }
 }
@@ -89,9 +126,13 @@ export function openStored(bytes: StoredBytes): number {
   const size = fstatSync(fd).size;
   if (size !== bytes.fileSize) {
     closeSync(fd);
-    throw new StaleBytesError(bytes.file, size, bytes.fileSize, `has ${size} bytes, not the ${bytes.fileSize} recorded`);
+    throw sizeMismatch(bytes, size);
   }
   return fd;
+}
+
+function sizeMismatch(bytes: StoredBytes, size: number): StaleBytesError {
+  return new StaleBytesError(bytes.file, size, bytes.fileSize, `has ${size} bytes, not the ${bytes.fileSize} recorded`);
 }
 
 /** A stored file that ended `read` bytes into a text, cut short since it was opened. */

@@ -15,7 +15,7 @@ import { StaleBytesError, manifestOf } from '../outputs/plan.ts';
 import type { Manifest, Plan } from '../outputs/plan.ts';
 import { MARKER, WriteError, assertReplaceable, besideOutput, markerText, outputBuildId, swap } from './folder.ts';
 import { fileChunks } from './compress.ts';
-import { PieceReader, newSlot } from './pieces.ts';
+import { OpenFiles, PieceReader, newSlot } from './pieces.ts';
 import type { Slot } from './pieces.ts';
 import { SpareOutput, foldersOf } from './spare.ts';
 
@@ -103,8 +103,10 @@ export async function writePlans(
   const sums = new Map<string, string>();
   let latePlans: Plan[] = [];
   const previous = options.previous && (await outputBuildId(target)) === options.previous.build ? options.previous : undefined;
+  // The build cache's files the pieces are read from, open until everything is written.
+  const files = new OpenFiles();
   try {
-    const writers = new WriterPool();
+    const writers = new WriterPool(files);
     // Folders known to be there.
     const made = new Set([...folders].map((folder) => path.join(staging, folder)));
     // The same bytes already written in this build (the ifs listing is the catalogues one until
@@ -189,10 +191,12 @@ export async function writePlans(
     // The marker names the build by every file it holds, the late ones included.
     await writeFile(path.join(staging, MARKER), markerText(manifestOf([...plans, ...latePlans]).build));
   } catch (error) {
+    files.close();
     await rm(staging, { recursive: true, force: true });
     if (error instanceof StaleBytesError || error instanceof WriteError) throw error;
     throw new WriteError(`cannot write the output: ${(error as Error).message}; ${outDir} was left as it was`);
   }
+  files.close();
   const manifest = manifestOf([...plans, ...latePlans]);
   // The output replaced is kept for the next build when what it holds is known.
   const notice = await swap(staging, target, besideOutput(target, 'old', id), (old) => (previous && spare?.keep(old, previous)) ?? false);
@@ -201,8 +205,12 @@ export async function writePlans(
 
 /** A few writers, each lent to one file at a time, in the order files ask. */
 class WriterPool {
-  private readonly idle = Array.from({ length: FILES_IN_FLIGHT }, () => new PlanWriter());
+  private readonly idle: PlanWriter[];
   private readonly waiting: ((writer: PlanWriter) => void)[] = [];
+
+  constructor(files: OpenFiles) {
+    this.idle = Array.from({ length: FILES_IN_FLIGHT }, () => new PlanWriter(files));
+  }
 
   async run<T>(work: (writer: PlanWriter) => Promise<T>): Promise<T> {
     const writer = this.idle.pop() ?? (await new Promise<PlanWriter>((lend) => this.waiting.push(lend)));
@@ -224,12 +232,16 @@ class WriterPool {
 class PlanWriter {
   private readonly slots: Slot[] = Array.from({ length: IN_FLIGHT }, newSlot);
   private turn = 0;
-  private readonly reader = new PieceReader(() => this.slot());
+  private readonly reader: PieceReader;
   /** Buffers that small chunks are gathered into, each written whole, in turn. */
   private readonly gathers: Slot[] = Array.from({ length: IN_FLIGHT }, newSlot);
   private gatherTurn = 0;
   /** Reads the file a precompressed copy is made of, through one slot of its own: the compressor takes each chunk in before the next. */
   private copied?: PieceReader;
+
+  constructor(private readonly files: OpenFiles) {
+    this.reader = new PieceReader(() => this.slot(), files);
+  }
 
   /**
    * Writes one plan's bytes into a new file, or over the file at its path when `there` is one of
@@ -312,7 +324,7 @@ class PlanWriter {
   private async *compressed(plan: Plan): AsyncGenerator<[Slot, Uint8Array]> {
     if (!this.copied) {
       const own = newSlot();
-      this.copied = new PieceReader(() => Promise.resolve(own));
+      this.copied = new PieceReader(() => Promise.resolve(own), this.files);
     }
     for await (const chunk of fileChunks(plan, this.copied)) yield [await this.slot(), chunk];
   }

@@ -1,13 +1,17 @@
-// Where the project's own files are. The code runs from src/ (the tests) and from lib/ (the
-// compiled command), both one folder below the project, so one URL serves both. Paths are taken
-// with fileURLToPath, never URL.pathname, which keeps a space as %20.
+// Where the project's own files are. The code runs from src/ (the tests), from lib/ (the
+// compiled modules) and from the command's bundle of them, which sits in lib/ beside them
+// (lib/cli.bundle.js, scripts/compile.mjs): all one folder below the project, so one URL serves
+// them all. Paths are taken with fileURLToPath, never URL.pathname, which keeps a space as %20.
 
 import { fileURLToPath } from 'node:url';
 
 const ROOT = new URL('../', import.meta.url);
+const CODE = new URL('./', import.meta.url);
 
 /** The folder of the running code: src/ or lib/. */
-export const CODE_DIR = fileURLToPath(new URL('./', import.meta.url));
+export const CODE_DIR = fileURLToPath(CODE);
+/** A file of the running code's folder, by its path there (for the bundle, the compiled module's). */
+export const codeFile = (relative: string): URL => new URL(relative, CODE);
 /** The compiled code, lib/, whichever folder runs (for a file the build copies out of it as it is). */
 export const COMPILED_DIR = fileURLToPath(new URL('lib/', ROOT));
 export const SCHEMA_DIR = new URL('schemas/', ROOT);

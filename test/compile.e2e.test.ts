@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { cp, readFile, rename, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect, test } from 'vitest';
 import { PROJECT, tempdir } from './helpers.ts';
 
@@ -21,6 +22,11 @@ async function project(): Promise<string> {
   }
   for (const file of await importedFrom('src/pipeline/validate.ts')) await cp(path.join(PROJECT, file), path.join(dir, file));
   await writeFile(path.join(dir, 'bench/probe.ts'), "export const PROBE = 'probe';\n");
+  // The command's module, which the bundle is made from: here, one that asks its imports where a compiled file is.
+  await writeFile(
+    path.join(dir, 'src/cli.ts'),
+    "import { PRECOMPILED } from './pipeline/validate.ts';\nexport const VALIDATORS: string = PRECOMPILED.href;\n",
+  );
   // Without the DOM's types, which none of these sources use: each compile below takes a second less.
   const tsconfig = path.join(dir, 'tsconfig.json');
   const config = JSON.parse(await readFile(tsconfig, 'utf8')) as { compilerOptions: { lib: string[] } };
@@ -69,6 +75,16 @@ test('compiles when lib/ is missing or a source changed, and leaves lib/ alone o
   expect(compile(dir).status).toBe(0);
   expect(await readFile(path.join(dir, 'lib/pipeline/validate.js'), 'utf8')).toContain('export function writePrecompiledValidators');
   expect((await stat(path.join(dir, 'lib/pipeline/validators.cjs'))).size).toBeGreaterThan(0);
+  // The bundle, one folder below the project as lib/'s modules are, finds their files where they are.
+  const bundled = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', "console.log((await import('./lib/cli.bundle.js')).VALIDATORS)"],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+    },
+  );
+  expect(bundled.stdout).toBe(`${pathToFileURL(path.join(dir, 'lib/pipeline/validators.cjs')).href}\n`);
   const first = await mtime(stamp);
   const benchFirst = await mtime(benchStamp);
   const routes = await mtime(path.join(dir, 'lib/hosting/routes.js'));

@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import type { Cache } from './cache.ts';
 import { digest } from './digest.ts';
 import type { Digest } from './digest.ts';
+import { codeFile } from '../project.ts';
 import { compileValidators } from './validate.ts';
 import type { Validators } from './validate.ts';
 
@@ -33,7 +34,7 @@ export function digestJob(job: Job, validators: Validators, cache: Cache): Diges
 }
 
 /** Worker threads run compiled JavaScript; under a TypeScript test runner the work stays here. */
-const WORKER_SCRIPT = new URL('./digest-worker.js', import.meta.url);
+const WORKER_SCRIPT = codeFile('pipeline/digest-worker.js');
 const CAN_FORK = import.meta.url.endsWith('.js');
 const WORK_PER_WORKER = 4_000_000;
 

@@ -13,7 +13,7 @@ import type { FileKind } from '../kinds/registry.ts';
 import type { MetadataFile, PathSegment } from './parse.ts';
 import { ajvVersion, codegen, newAjv, standaloneSource } from './ajv.ts';
 import { CHECKS } from './checks.ts';
-import { SCHEMA_DIR } from '../project.ts';
+import { SCHEMA_DIR, codeFile } from '../project.ts';
 import type { Finding } from './checks.ts';
 
 /** The schema file for each kind of metadata file. */
@@ -21,8 +21,8 @@ export const SCHEMA_FILES = Object.fromEntries(FILE_KINDS.map((f) => [f.kind, f.
 
 const SHARED_SCHEMAS = ['common.schema.json'];
 
-/** The validators compiled ahead of time by `npm run compile`, next to this module (in lib/). */
-export const PRECOMPILED = new URL('./validators.cjs', import.meta.url);
+/** The validators compiled ahead of time by `npm run compile`, next to this module in lib/. */
+export const PRECOMPILED = codeFile('pipeline/validators.cjs');
 
 export function readSchema(file: string, dir: URL = SCHEMA_DIR): Record<string, unknown> {
   return JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as Record<string, unknown>;

@@ -4,6 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import type { NodeYaml } from '../kinds/data.ts';
+import { childrenOf } from '../kinds/registry.ts';
 import type { KindType } from '../kinds/registry.ts';
 import { encodeJson } from './api/encode.ts';
 import { nodeObject } from './api/objects.ts';
@@ -27,6 +28,11 @@ export interface Fragment {
   counts: Record<string, number>;
   /** The latest `updated` among its nodes, as the API writes it. */
   latest: string;
+  /**
+   * The names of its children (a group's tables, a facility's bands), in order, each of which has
+   * pages of its own: read here, the nodes themselves are not read from the cache to name them.
+   */
+  children: string[];
 }
 
 export interface UnitText {
@@ -67,7 +73,13 @@ export function renderFragment(kind: KindType, data: NodeYaml, place: readonly s
       texts[name] = { bytes, marks: declared.filled ? countNuls(bytes) : 0, ...hash };
     }
   }
-  return { key, compact, page, pageBreaks, texts, ...census(api) };
+  return { key, compact, page, pageBreaks, texts, ...census(api), children: childNames(kind, data) };
+}
+
+function childNames(kind: KindType, data: NodeYaml): string[] {
+  const list = childrenOf(kind)[0]?.key;
+  const nodes = list === undefined ? undefined : (data as unknown as Record<string, unknown>)[list];
+  return Array.isArray(nodes) ? nodes.map((node) => String((node as { name: unknown }).name)) : [];
 }
 
 function countNuls(bytes: Uint8Array): number {

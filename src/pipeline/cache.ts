@@ -271,8 +271,15 @@ export function openCache(dir: string): Cache {
       const stored = digest as Digest & { fragmentKey?: string; fragmentSizes?: [number, number, number]; nodesKey?: string } & Partial<
           Record<'fragmentTexts', Record<string, [number, number, number, string?]>>
         > &
-        Partial<Pick<Fragment, 'counts' | 'latest'>>;
-      if (stored.fragmentKey && stored.fragmentSizes && stored.fragmentTexts && stored.counts && stored.latest !== undefined) {
+        Partial<Pick<Fragment, 'counts' | 'latest' | 'children'>>;
+      if (
+        stored.fragmentKey &&
+        stored.fragmentSizes &&
+        stored.fragmentTexts &&
+        stored.counts &&
+        stored.latest !== undefined &&
+        stored.children
+      ) {
         const [compact, page, pageBreaks] = stored.fragmentSizes;
         const file = packFile(path.join(digests, key));
         let fileSize = compact + page;
@@ -291,6 +298,7 @@ export function openCache(dir: string): Cache {
           texts,
           counts: stored.counts,
           latest: stored.latest,
+          children: stored.children,
         };
       }
       if (stored.nodesKey) lazyNodes(digest.data as Record<string, unknown>, stored.nodesKey, path.join(digests, `${key}.nodes.v8`));
@@ -323,6 +331,7 @@ export function openCache(dir: string): Cache {
         entry.fragmentTexts = texts;
         entry.counts = fragment.counts;
         entry.latest = fragment.latest;
+        entry.children = fragment.children;
       }
       // A group's or facility's nodes (its tables, its bands): the lists its kind keeps children in.
       const nodesKey = digest.kind === 'Retired' ? undefined : childrenOf(digest.kind)[0]?.key;

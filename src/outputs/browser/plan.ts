@@ -83,13 +83,10 @@ export function planBrowser(input: PlanInput): Plan[] {
               piece(fragment, tailText(name)),
             ]);
           plans.push(filePage(path, PAGE_TEXT));
-          const children = (entry.data as { tables?: { name: string }[]; bands?: { name: string }[] })[
-            kind === 'catalogues' ? 'tables' : 'bands'
-          ];
           if (kind === 'catalogues' || kind === 'imaging') {
-            for (const child of children ?? []) {
-              const at = childPath({ ...place, parent: { name, pretty_name: null } }, kind, child.name);
-              plans.push(filePage(at, childText(child.name)));
+            for (const child of fragment.children) {
+              const at = childPath({ ...place, parent: { name, pretty_name: null } }, kind, child);
+              plans.push(filePage(at, childText(child)));
             }
           }
           if (kind === 'imaging') skies.push({ sky: JSON.parse(textOf(fragment, manyTextName(BROWSER, SKY_TEXT))) as FacilitySky, place });

@@ -184,16 +184,23 @@ async function planOutputs(
   }
   // Placeholders hold a NUL character, which validation refuses in data, so a placeholder can only
   // be one (a SpliceError here is a bug, never a reason to publish something else).
-  const plans = PLANNERS.flatMap((plan) => plan({ archive, fragments, baseUrl: options.baseUrl }));
-  plans.push(await planBrowserZip(plans, cache.deflated, planReader));
+  const input = { archive, fragments, baseUrl: options.baseUrl };
+  // The browser's files first: the zip of them starts deflating the pages that changed on the
+  // thread pool, which it does while the other outputs are planned here.
+  const browser = planBrowser(input);
+  const zip = planBrowserZip(browser, cache.deflated, planReader);
+  // Should planning fail before it is awaited, the failure reported is planning's.
+  zip.catch(() => undefined);
+  const plans = PLANNERS.flatMap((plan) => (plan === planBrowser ? browser : plan(input)));
+  plans.push(await zip);
   return options.precompress ? withCopies(plans) : plans;
 }
 
 /** A reader of plans' bytes, whole, through one buffer of its own. */
-function planReader(): (plan: Plan) => Promise<Uint8Array> {
+function planReader(): (plan: Plan) => Uint8Array {
   const slot = newSlot();
   const reader = new PieceReader(() => Promise.resolve(slot));
-  return (plan) => wholeBytes(reader, plan.pieces, plan.size);
+  return (plan) => wholeBytes(reader, slot, plan.pieces, plan.size);
 }
 
 /** The download's checksum list and page, from its files' checksums (none on the reference path, which has them). */

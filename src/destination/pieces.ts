@@ -69,21 +69,33 @@ export class PieceReader {
 
   /** The pieces' bytes in order, each chunk with the slot it lives in until that slot is next given. */
   async *chunks(pieces: readonly Piece[]): AsyncGenerator<[Slot, Uint8Array]> {
+    let slot = await this.nextSlot();
+    for (const chunk of this.chunksIn(pieces, () => slot)) {
+      yield [slot, chunk];
+      slot = await this.nextSlot();
+    }
+  }
+
+  /**
+   * The pieces' bytes in order, at once: each chunk read or changed into the slot `slot` gives when
+   * the chunk is made, and good until the next is asked for.
+   */
+  *chunksIn(pieces: readonly Piece[], slot: () => Slot): Generator<Uint8Array> {
     for (const piece of pieces) {
       if (typeof piece === 'string') {
-        yield [await this.nextSlot(), Buffer.from(piece, 'utf8')];
+        yield Buffer.from(piece, 'utf8');
         continue;
       }
       const { shift, fill } = piece;
       if (fill !== undefined) {
         const filler = Buffer.from(fill, 'utf8');
-        for await (const [slot, chunk] of this.source(piece.bytes, CHUNK)) yield [slot, filled(chunk, filler, slot)];
+        for (const chunk of this.source(piece.bytes, CHUNK, slot)) yield filled(chunk, filler, slot());
         continue;
       }
       this.shifter.reset(shift);
       // Text in memory that needs no shift goes out as it is, in large chunks.
-      for await (const [slot, chunk] of this.source(piece.bytes, shift === 0 ? DIRECT_CHUNK : CHUNK)) {
-        yield [slot, shift === 0 ? chunk : this.shifter.push(chunk, slot)];
+      for (const chunk of this.source(piece.bytes, shift === 0 ? DIRECT_CHUNK : CHUNK, slot)) {
+        yield shift === 0 ? chunk : this.shifter.push(chunk, slot());
       }
     }
   }
@@ -92,19 +104,19 @@ export class PieceReader {
    * The bytes a chunk at a time: views of text in memory `size` bytes long, or a stored text read
    * into the slot's buffer from a file that must have the size recorded.
    */
-  private async *source(bytes: Bytes, size: number): AsyncGenerator<[Slot, Uint8Array]> {
+  private *source(bytes: Bytes, size: number, slot: () => Slot): Generator<Uint8Array> {
     if (bytes instanceof Uint8Array) {
-      for (let at = 0; at < bytes.length; at += size) yield [await this.nextSlot(), bytes.subarray(at, at + size)];
+      for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
       return;
     }
     const { fd, shared } = this.files?.take(bytes) ?? { fd: openStored(bytes), shared: false };
     try {
       for (let read = 0; read < bytes.size;) {
-        const slot = await this.nextSlot();
-        const n = readSync(fd, slot.input, 0, Math.min(CHUNK, bytes.size - read), bytes.offset + read);
+        const { input } = slot();
+        const n = readSync(fd, input, 0, Math.min(CHUNK, bytes.size - read), bytes.offset + read);
         if (n === 0) throw cutShort(bytes, read);
         read += n;
-        yield [slot, slot.input.subarray(0, n)];
+        yield input.subarray(0, n);
       }
     } finally {
       if (!shared) closeSync(fd);
@@ -233,13 +245,14 @@ export class LineShifter {
 }
 
 /**
- * A plan's bytes whole, in memory, read through `reader` (whose slots may be reused as soon as a
- * chunk is copied out): for files small enough to hold, such as the pages zipped for the download.
+ * A plan's bytes whole, in memory, read through `reader` into `slot`: for files small enough to
+ * hold, such as the pages zipped for the download. At once, so that whoever asks can hand them on
+ * (to be deflated on the thread pool) before doing anything else.
  */
-export async function wholeBytes(reader: PieceReader, pieces: readonly Piece[], size: number): Promise<Buffer> {
+export function wholeBytes(reader: PieceReader, slot: Slot, pieces: readonly Piece[], size: number): Buffer {
   const out = Buffer.allocUnsafe(size);
   let at = 0;
-  for await (const [, chunk] of reader.chunks(pieces)) {
+  for (const chunk of reader.chunksIn(pieces, () => slot)) {
     if (at + chunk.length > size) throw new Error(`pieces longer than the ${size} bytes planned`);
     out.set(chunk, at);
     at += chunk.length;

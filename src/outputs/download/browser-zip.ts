@@ -54,17 +54,19 @@ export function browserPlans(plans: readonly Plan[]): Plan[] {
 }
 
 /** Reads a plan's bytes whole; each call of a `ReaderFor` makes one, used by one member at a time. */
-export type ReaderFor = () => (plan: Plan) => Promise<Uint8Array>;
+export type ReaderFor = () => (plan: Plan) => Uint8Array;
 
 /**
- * The zip's plan, from the build's plans: each browser file's member taken from `store` when its
- * key is there, else read (through a reader `readerFor` makes) and deflated, and stored.
+ * The zip's plan, from the build's plans (the browser's files among them): each browser file's
+ * member taken from `store` when its key is there, else read (through a reader `readerFor` makes)
+ * and deflated, and stored. The first members to deflate, the largest, are read and handed to the
+ * thread pool before this returns, so the caller may do other work while they are deflated.
  */
 export async function planBrowserZip(plans: readonly Plan[], store: DeflatedStore, readerFor: ReaderFor): Promise<Plan> {
   const files = browserPlans(plans);
   const keys = files.map(memberKey);
   const found: (StoredMember | undefined)[] = keys.map((key) => store.get(key));
-  const missing = files.flatMap((plan, i) => (found[i] ? [] : [i]));
+  const missing = files.flatMap((plan, i) => (found[i] ? [] : [i])).sort((a, b) => (files[b]?.size ?? 0) - (files[a]?.size ?? 0));
   let next = 0;
   const lane = async (): Promise<void> => {
     const read = readerFor();
@@ -72,8 +74,7 @@ export async function planBrowserZip(plans: readonly Plan[], store: DeflatedStor
       const i = missing[at] as number;
       const plan = files[i] as Plan;
       const key = keys[i] as string;
-      const bytes = await read(plan);
-      const member = await deflateMemberAsync(bytes);
+      const member = await deflateMemberAsync(read(plan));
       store.put(key, member);
       found[i] = { crc: member.crc, size: member.size, compressedSize: member.deflated.length, bytes: member.deflated };
     }

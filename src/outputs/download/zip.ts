@@ -57,15 +57,30 @@ export function deflateMember(bytes: Uint8Array, level = ZIP_LEVEL): { crc: numb
   return { crc: crc32(bytes) >>> 0, size: bytes.length, deflated: deflateRawSync(bytes, { level }) };
 }
 
-/** deflateMember on the thread pool: several members compress at once, on as many cores. */
+/**
+ * deflateMember on the thread pool: several members compress at once, on as many cores. The output
+ * buffer holds the whole member: with zlib's 16 KB, the thread pool stopped at each one filled until
+ * this thread, busy with other work, handed it the next.
+ */
 export function deflateMemberAsync(bytes: Uint8Array, level = ZIP_LEVEL): Promise<{ crc: number; size: number; deflated: Uint8Array }> {
   return new Promise((resolve, reject) => {
-    deflateRaw(bytes, { level }, (error, deflated) => {
+    deflateRaw(bytes, { level, ...outputFor(bytes.length) }, (error, deflated) => {
       if (error) reject(error);
       else resolve({ crc: crc32(bytes) >>> 0, size: bytes.length, deflated });
     });
   });
 }
+
+/**
+ * For a large member, an output buffer at least as long as its bytes deflated, whatever they hold
+ * (zlib's deflateBound, with room to spare); zlib's own for the others, most of them small pages,
+ * which a buffer each that size would only slow down.
+ */
+function outputFor(size: number): { chunkSize?: number } {
+  return size < LARGE_MEMBER ? {} : { chunkSize: size + (size >> 12) + (size >> 14) + (size >> 25) + 64 };
+}
+
+const LARGE_MEMBER = 1 << 20;
 
 /** The order members are listed in: by name, byte for byte as UTF-8. */
 export function byName(a: string, b: string): number {

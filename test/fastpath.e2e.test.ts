@@ -8,6 +8,7 @@ import { statSync } from 'node:fs';
 import { link, mkdtemp, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { digest } from '../src/pipeline/digest.ts';
 import { scanMetadata } from '../src/pipeline/scan.ts';
@@ -544,5 +545,44 @@ describe('shifting page text by bytes, a chunk at a time', () => {
     const out: Buffer[] = [];
     for (let at = 0; at < bytes.length; at += size) out.push(Buffer.from(shifter.push(bytes.subarray(at, at + size), space)));
     expect(Buffer.concat(out).toString('utf8')).toBe(expected);
+  });
+});
+
+describe("the download's checksums, taken once its files are written", () => {
+  // The compiled module, which hashes large files in a worker thread (src/destination/sums.ts); run
+  // from its TypeScript source, it takes every checksum in this thread.
+  const SUMS = path.join(PROJECT, 'lib/destination/sums.js');
+  const cases: [string, number][] = [
+    ['an empty file', 0],
+    ['a small file, in the thread that asks', 70_000],
+    ['a file just under the worker’s size', (4 << 20) - 1],
+    ['a large file, in the worker', (5 << 20) + 3],
+  ];
+
+  test('each is the SHA-256 of the file’s bytes, whichever thread takes it; a file that cannot be read rejects', async () => {
+    const dir = await tempdir();
+    const files = await Promise.all(
+      cases.map(async ([, size], i) => {
+        const file = path.join(dir, `${i}.bin`);
+        const bytes = Buffer.alloc(size);
+        for (let at = 0; at < size; at++) bytes[at] = (at * 31 + i) & 0xff;
+        await writeFile(file, bytes);
+        return { file, size, expected: createHash('sha256').update(bytes).digest('hex') };
+      }),
+    );
+    const script = `
+      const { FileSums } = await import(${JSON.stringify(pathToFileURL(SUMS).href)});
+      const sums = new FileSums();
+      const files = JSON.parse(process.argv[2]);
+      const got = await Promise.all(files.map(({ file, size }) => sums.sum(file, size).catch((error) => 'error: ' + error.message)));
+      await sums.close();
+      console.log(JSON.stringify(got));`;
+    const asked = [...files, { file: path.join(dir, 'gone.bin'), size: 5 << 20, expected: '' }];
+    await writeFile(path.join(dir, 'sums.mjs'), script);
+    const run = spawnSync(process.execPath, [path.join(dir, 'sums.mjs'), JSON.stringify(asked)], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    const got = JSON.parse(run.stdout) as string[];
+    cases.forEach(([name], i) => expect(got[i], name).toBe(files[i]?.expected));
+    expect(got[cases.length]).toMatch(/^error: ENOENT: no such file or directory, open '.*gone\.bin'$/);
   });
 });

@@ -6,7 +6,7 @@
 // build are hard-linked from it instead of written again; a file linked from anywhere else is
 // never written over, so sharing files between the old and new folder is safe.
 
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { constants, copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
@@ -16,6 +16,7 @@ import type { Manifest, Plan } from '../outputs/plan.ts';
 import { MARKER, WriteError, assertReplaceable, besideOutput, markerText, outputBuildId, swap } from './folder.ts';
 import { fileChunks } from './compress.ts';
 import { OpenFiles, PieceReader, newSlot } from './pieces.ts';
+import { FileSums } from './sums.ts';
 import type { Slot } from './pieces.ts';
 import { SpareOutput, foldersOf } from './spare.ts';
 
@@ -39,8 +40,10 @@ export interface WriteOptions {
   onFile?: (done: number, total: number) => void;
   /**
    * Files planned from the checksums of others (the download's list and page): the SHA-256 of each
-   * plan `measured` picks is taken as its bytes are written (or found in `known`, by plan key, for
-   * a file linked rather than written), and `plans` makes the late files from them, written last.
+   * plan `measured` picks is taken once it is written, in a thread of its own (sums.ts), or found in
+   * `known`, by plan key, for a file linked rather than written; `plans` makes the late files from
+   * them, written last. The measured files are written first, so that their checksums are taken
+   * while the others are written.
    */
   late?: {
     measured: (plan: Plan) => boolean;
@@ -105,19 +108,24 @@ export async function writePlans(
   const previous = options.previous && (await outputBuildId(target)) === options.previous.build ? options.previous : undefined;
   // The build cache's files the pieces are read from, open until everything is written.
   const files = new OpenFiles();
+  const fileSums = new FileSums();
+  const measured = (plan: Plan) => late?.measured(plan) ?? false;
+  const order = [...plans.filter(measured), ...plans.filter((plan) => !measured(plan))];
   try {
     const writers = new WriterPool(files);
+    // The checksums being taken, each added to `sums` when it is.
+    const summing: Promise<void>[] = [];
     // Folders known to be there.
     const made = new Set([...folders].map((folder) => path.join(staging, folder)));
     // The same bytes already written in this build (the ifs listing is the catalogues one until
     // IFS data exists), or left unchanged by the previous build: linked instead of written.
     const firstWith = new Map<string, string>();
-    const twins = plans.map((plan) => {
+    const twins = order.map((plan) => {
       const twin = firstWith.get(plan.key);
       if (!twin) firstWith.set(plan.key, plan.path);
       return twin;
     });
-    const sources = plans.map((plan, i) => {
+    const sources = order.map((plan, i) => {
       const twin = twins[i];
       return twin ? path.join(staging, twin) : previous?.files[plan.path] === plan.key ? path.join(target, plan.path) : undefined;
     });
@@ -130,7 +138,7 @@ export async function writePlans(
     /**
      * One file into the staging folder: left as it is when the staging folder holds it already, or
      * linked from `source` when there is one (either, for a `measured` file, when its checksum is
-     * known); written otherwise, its checksum taken as it is written.
+     * known); written otherwise, and its checksum taken once it is.
      */
     const place = async (plan: Plan, source: string | undefined, measured: boolean): Promise<void> => {
       const file = path.join(staging, plan.path);
@@ -148,14 +156,18 @@ export async function writePlans(
         if (known !== undefined) sums.set(plan.path, known);
       } else {
         // Once a file has failed the rest are not started: the staging folder goes anyway.
-        const result = await writers.run(async (writer) => (failure ? undefined : writer.write(file, plan, there, measured)));
+        const result = await writers.run(async (writer) => (failure ? undefined : writer.write(file, plan, there)));
         if (!result) return;
         stats.bytes += result.bytes;
         stats.written++;
         if (result.reused) stats.recycled++;
-        if (result.sha256 !== undefined) {
-          sums.set(plan.path, result.sha256);
-          late?.known.set(plan.key, result.sha256);
+        if (measured) {
+          summing.push(
+            fileSums.sum(file, result.bytes).then((sum) => {
+              sums.set(plan.path, sum);
+              late?.known.set(plan.key, sum);
+            }, failed(plan)),
+          );
         }
       }
       options.onFile?.(++index, total);
@@ -163,17 +175,18 @@ export async function writePlans(
     const failed = (plan: Plan) => (error: unknown) => {
       failure ??= { error, path: plan.path };
     };
-    const jobs = plans.map((plan, i) => {
+    const jobs = order.map((plan, i) => {
       const twin = twins[i];
       const job = (async () => {
         if (twin) await done.get(twin);
-        await place(plan, sources[i], late?.measured(plan) ?? false);
+        await place(plan, sources[i], measured(plan));
       })().catch(failed(plan));
       done.set(plan.path, job);
       return job;
     });
-    // Every job ends before the staging folder may go; the first failure is reported.
+    // Every job and checksum ends before the staging folder may go; the first failure is reported.
     await Promise.all(jobs);
+    await Promise.all(summing);
     // The late files, made of the others' checksums, one after another.
     if (!failure && late) {
       latePlans = late.plans(sums);
@@ -192,11 +205,13 @@ export async function writePlans(
     await writeFile(path.join(staging, MARKER), markerText(manifestOf([...plans, ...latePlans]).build));
   } catch (error) {
     files.close();
+    await fileSums.close();
     await rm(staging, { recursive: true, force: true });
     if (error instanceof StaleBytesError || error instanceof WriteError) throw error;
     throw new WriteError(`cannot write the output: ${(error as Error).message}; ${outDir} was left as it was`);
   }
   files.close();
+  await fileSums.close();
   const manifest = manifestOf([...plans, ...latePlans]);
   // The output replaced is kept for the next build when what it holds is known.
   const notice = await swap(staging, target, besideOutput(target, 'old', id), (old) => (previous && spare?.keep(old, previous)) ?? false);
@@ -252,11 +267,10 @@ class PlanWriter {
    * where one write each made a catalogue edit's rebuild of a large archive issue some ten
    * thousand writes. A large chunk goes out as it is, from the slot that holds it.
    */
-  async write(file: string, plan: Plan, there: boolean, measure = false): Promise<{ bytes: number; reused: boolean; sha256?: string }> {
+  async write(file: string, plan: Plan, there: boolean): Promise<{ bytes: number; reused: boolean }> {
     const { handle, reused } = await openOver(file, there);
     let at = 0;
     let stopped: unknown;
-    const hash = measure ? createHash('sha256') : undefined;
     // The gathering buffer, how much it holds, and the file offset it starts at.
     let gather: Slot | undefined;
     let held = 0;
@@ -274,7 +288,6 @@ class PlanWriter {
     };
     try {
       for await (const [slot, chunk] of this.chunks(plan)) {
-        hash?.update(chunk);
         if (chunk.length >= GATHERED) {
           flush();
           send(slot, chunk, at);
@@ -301,7 +314,7 @@ class PlanWriter {
     if (failure === undefined && reused) await handle.truncate(at).catch((error: unknown) => (failure = error));
     await handle.close();
     if (failure !== undefined) throw failure instanceof Error ? failure : new Error(`writing failed: ${JSON.stringify(failure)}`);
-    return { bytes: at, reused, ...(hash ? { sha256: hash.digest('hex') } : {}) };
+    return { bytes: at, reused };
   }
 
   /** The next gathering buffer, once its last write has ended. */

@@ -94,9 +94,13 @@ for (const project of PROJECTS) {
   }
   // The output folder is made first: made by tsc, it would move the time of a folder it sits in
   // (bench/) past the stamp's, and the next command would compile again for nothing.
-  mkdirSync(path.join(root, project.out), { recursive: true });
-  // The stamp's time is taken before compiling, so an edit made while tsc runs is not missed.
-  const started = new Date();
+  const out = path.join(root, project.out);
+  mkdirSync(out, { recursive: true });
+  // The stamp's time is taken before compiling, so an edit made while tsc runs is not missed, and
+  // clearly after the time making the folder gave its parent: the file system's clock runs a few
+  // milliseconds behind Date's, but not always, and a stamp stored a microsecond short of that
+  // time (utimes rounds it) left bench/ out of date at once.
+  const started = new Date(Math.max(Date.now(), Math.floor(mtime(path.dirname(out)) ?? 0) + 2));
   const run = spawnSync(process.execPath, [tsc, '-p', path.join(root, project.tsconfig)], { stdio: 'inherit' });
   if (run.status !== 0) process.exit(run.status ?? 1);
   await project.after();

@@ -215,7 +215,7 @@ export function bench(size: Size, runs: number, root: string, log: (text: string
     ['again', 'the second catalogue edit'],
   ] as const) {
     const percent = medianRatio(steps(step), steps('cold')) * 100;
-    log(`\nWarm build after ${label}: ${percent.toFixed(0)}% of the cold build with an empty cache.`);
+    log(`\nWarm build after ${label}: ${percent.toFixed(1)}% of the cold build with an empty cache.`);
   }
   log('\n\nLargest output files:\n\n| file | size |\n|---|---:|\n');
   for (const { file, bytes } of largest(setup.out, 5)) log(`| ${file} | ${(bytes / 1e6).toFixed(1)} MB |\n`);

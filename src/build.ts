@@ -184,7 +184,7 @@ async function planOutputs(
   }
   // Placeholders hold a NUL character, which validation refuses in data, so a placeholder can only
   // be one (a SpliceError here is a bug, never a reason to publish something else).
-  const input = { archive, fragments, baseUrl: options.baseUrl };
+  const input = { archive, fragments, baseUrl: options.baseUrl, recall: cache.recall };
   // The browser's files first: the zip of them starts deflating the pages that changed on the
   // thread pool, which it does while the other outputs are planned here.
   const browser = planBrowser(input);

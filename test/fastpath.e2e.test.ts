@@ -100,6 +100,30 @@ describe('the cache', () => {
     expect(edited.stdout).not.toMatch(/\(0 written/);
   });
 
+  // The home page's sky map and band chart are drawn from every facility: recalled from the cache
+  // (marked there, so that the page shows where it came from) after an edit that changes none, drawn
+  // again after one that changes a facility's sky or the place its pages are at.
+  test.each([
+    ['an imaging facility’s band', 'metadata/beta/dr1/imaging/HSC.yaml', 'central_wave_ang: 7727', 'central_wave_ang: 7730'],
+    ['the name its release shows', 'metadata/beta/dr1/release.yaml', 'pretty_name: Beta DR1', 'pretty_name: Beta DR1 (final)'],
+  ])("the home page's pictures are recalled after a catalogue edit, and drawn again after an edit of %s", async (_name, file, from, to) => {
+    const dir = await testdir();
+    expect((await cli(['build'], dir)).code).toBe(0);
+    const kept = path.join(dir, 'node_modules/.cache/archive-schema/recalled/home-pictures.json');
+    const recalled = JSON.parse(await readFile(kept, 'utf8')) as { key: string; text: string };
+    expect(recalled.text).toContain('<svg');
+    await writeFile(kept, JSON.stringify({ key: recalled.key, text: `${recalled.text}<!-- recalled -->` }));
+    const home = () => readFile(path.join(dir, 'dist/index.html'), 'utf8');
+    await writeFile(path.join(dir, GROUP), (await readFile(path.join(dir, GROUP), 'utf8')).replace('Unique ID', 'Unique GAMA ID'));
+    expect((await cli(['build'], dir)).code).toBe(0);
+    expect(await home()).toContain('<!-- recalled -->');
+    const text = await readFile(path.join(dir, file), 'utf8');
+    expect(text).toContain(from);
+    await writeFile(path.join(dir, file), text.replace(from, to));
+    await expectCachedEqualsCold(dir);
+    expect(await home()).not.toContain('<!-- recalled -->');
+  });
+
   // The cross-file rules are skipped when their inputs' shapes are those they last passed on; an
   // edit that changes what they read must still be caught, exactly as a cold check reports it.
   test.each([

@@ -31,6 +31,7 @@ import { processRunning } from '../destination/folder.ts';
 import { discard } from '../destination/spare.ts';
 import type { Manifest } from '../outputs/plan.ts';
 import type { Fragment } from '../outputs/fragment.ts';
+import type { Recall } from '../outputs/planner.ts';
 import type { DeflatedStore, StoredMember } from '../outputs/download/browser-zip.ts';
 
 /** Every file of the code and of the schemas, and the runtime's version. */
@@ -138,6 +139,8 @@ export interface Cache {
   saveRulesPassed(key: string): void;
   /** The browser's files deflated for the download's zip, by member key: those of the last build only. */
   deflated: DeflatedStore;
+  /** A text made from inputs named by a key, kept for the next build: one of each name (outputs/planner.ts). */
+  recall: Recall;
   hits: number;
   misses: number;
 }
@@ -159,6 +162,7 @@ export function noCache(): Cache {
     rulesPassed: () => false,
     saveRulesPassed: nothing,
     deflated: { get: nothing, put: nothing, keep: nothing },
+    recall: (_name, _key, make) => make(),
     hits: 0,
     misses: 0,
   };
@@ -174,6 +178,7 @@ export function openCache(dir: string): Cache {
   const scanFile = (metadataDir: string) => path.join(dir, 'scans', about(metadataDir));
   const rulesFile = path.join(dir, 'rules-passed');
   const checksumsFile = path.join(dir, 'checksums.json');
+  const recalled = (name: string) => path.join(dir, 'recalled', `${name}.json`);
   const readJson = (file: string): unknown => {
     try {
       return JSON.parse(readFileSync(file, 'utf8'));
@@ -387,6 +392,13 @@ export function openCache(dir: string): Cache {
     },
     saveChecksums(sums) {
       save(checksumsFile, JSON.stringify(Object.fromEntries(sums)));
+    },
+    recall(name, key, make) {
+      const kept = readJson(recalled(name)) as { key?: unknown; text?: unknown } | undefined;
+      if (kept?.key === key && typeof kept.text === 'string') return kept.text;
+      const text = make();
+      save(recalled(name), JSON.stringify({ key, text }));
+      return text;
     },
     rulesPassed: (key) => (readJson(rulesFile) as { key?: string } | undefined)?.key === key,
     saveRulesPassed(key) {

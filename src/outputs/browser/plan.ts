@@ -3,6 +3,7 @@
 // the archive's skeleton, and the pages of each group and facility, rendered with their files
 // (texts.ts) and spliced in, their survey's and release's breadcrumbs filled in as they are written.
 
+import { createHash } from 'node:crypto';
 import { DATA_TYPES, DOCUMENTS, requestTarget, surveyUrl } from '../../hosting/routes.ts';
 import { SECTIONS } from '../../kinds/registry.ts';
 import { rootsOf } from '../../pipeline/assemble.ts';
@@ -38,7 +39,7 @@ export function pageFile(path: PagePath): string {
 }
 
 export function planBrowser(input: PlanInput): Plan[] {
-  const { archive, fragments, baseUrl } = input;
+  const { archive, fragments, baseUrl, recall } = input;
   const fragmentOf = (relative: string): Fragment => {
     const fragment = fragments.get(relative);
     if (!fragment) throw new Error(`no rendered text for ${relative}`);
@@ -54,7 +55,7 @@ export function planBrowser(input: PlanInput): Plan[] {
   const listed: SearchSurvey[] = [];
   const surveys: Survey[] = [];
   const counts = new Map<DataRelease, ReleaseCounts>();
-  const skies: { sky: FacilitySky; place: ReturnType<typeof pagePlace> }[] = [];
+  const skies: { fragment: Fragment; place: ReturnType<typeof pagePlace> }[] = [];
   for (const survey of archive.surveys) {
     const releases: DataRelease[] = [];
     for (const release of survey.releases) {
@@ -89,7 +90,7 @@ export function planBrowser(input: PlanInput): Plan[] {
               plans.push(filePage(at, childText(child)));
             }
           }
-          if (kind === 'imaging') skies.push({ sky: JSON.parse(textOf(fragment, manyTextName(BROWSER, SKY_TEXT))) as FacilitySky, place });
+          if (kind === 'imaging') skies.push({ fragment, place });
         }
       }
       counts.set(stub, held);
@@ -114,7 +115,20 @@ export function planBrowser(input: PlanInput): Plan[] {
     surveys.push(object);
     plans.push(planOf(pageFile(surveyPath({ survey: object })), [surveyPage(object, { countsOf: (r) => countsOf(counts, r) })]));
   }
-  const home = homePage(surveys, { countsOf: (r) => countsOf(counts, r), pictures: homePictures(skies), more: apiSection(archive) });
+  // The home page's pictures are made of every facility's sky: an edit elsewhere leaves them as
+  // they were, recalled by the facilities' texts and places rather than drawn again.
+  const pictures = () =>
+    homePictures(
+      skies.map(({ fragment, place }) => ({ sky: JSON.parse(textOf(fragment, manyTextName(BROWSER, SKY_TEXT))) as FacilitySky, place })),
+    );
+  const picturesKey = createHash('sha256')
+    .update(JSON.stringify(skies.map(({ fragment, place }) => [fragment.key, place])))
+    .digest('hex');
+  const home = homePage(surveys, {
+    countsOf: (r) => countsOf(counts, r),
+    pictures: recall ? recall('home-pictures', picturesKey, pictures) : pictures(),
+    more: apiSection(archive),
+  });
   plans.push(planOf(pageHref([]), [home]));
   plans.push(planOf(pageFile(ADDRESS_PATH), [addressPage(listed)]));
   plans.push(planOf(SEARCH_DATA_PATH, [searchHead(listed), ...searched, SEARCH_TAIL]));

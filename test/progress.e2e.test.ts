@@ -77,7 +77,9 @@ test('npm run bench prints each step against its floor, the warm builds against 
   // The floor is the unit of the ratios.
   expect(steps[0]?.[2]).toBe('1.00');
   for (const edit of ['the catalogue edit', 'the imaging edit', 'the second catalogue edit']) {
-    const percent = new RegExp(`^Warm build after ${edit}: (\\d+\\.\\d)% of the cold build with an empty cache\\.$`, 'm').exec(run.stdout)?.[1];
+    const percent = new RegExp(`^Warm build after ${edit}: (\\d+\\.\\d)% of the cold build with an empty cache\\.$`, 'm').exec(
+      run.stdout,
+    )?.[1];
     expect(Number(percent), edit).toBeGreaterThan(0);
   }
   const files = rest.slice(steps.length + 1);

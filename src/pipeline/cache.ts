@@ -178,7 +178,7 @@ export function openCache(dir: string): Cache {
   const scanFile = (metadataDir: string) => path.join(dir, 'scans', about(metadataDir));
   const rulesFile = path.join(dir, 'rules-passed');
   const checksumsFile = path.join(dir, 'checksums.json');
-  const recalled = (name: string) => path.join(dir, 'recalled', `${name}.json`);
+  const recalled = (name: string) => path.join(dir, 'recalled', `${name}.txt`);
   const readJson = (file: string): unknown => {
     try {
       return JSON.parse(readFileSync(file, 'utf8'));
@@ -394,10 +394,18 @@ export function openCache(dir: string): Cache {
       save(checksumsFile, JSON.stringify(Object.fromEntries(sums)));
     },
     recall(name, key, make) {
-      const kept = readJson(recalled(name)) as { key?: unknown; text?: unknown } | undefined;
-      if (kept?.key === key && typeof kept.text === 'string') return kept.text;
+      // The key on the first line, the text after it: no JSON to parse or escape (the home page's
+      // pictures are a megabyte at L).
+      const head = `${key}\n`;
+      let kept: string | undefined;
+      try {
+        kept = readFileSync(recalled(name), 'utf8');
+      } catch {
+        kept = undefined;
+      }
+      if (kept?.startsWith(head)) return kept.slice(head.length);
       const text = make();
-      save(recalled(name), JSON.stringify({ key, text }));
+      save(recalled(name), head + text);
       return text;
     },
     rulesPassed: (key) => (readJson(rulesFile) as { key?: string } | undefined)?.key === key,

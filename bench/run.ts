@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dataFor } from './sites.ts';
-import { SIZES } from './synthetic.ts';
+import { SIZES, isSize } from './synthetic.ts';
 import type { Size } from './synthetic.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -228,10 +228,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
     const i = args.indexOf(name);
     return i >= 0 ? args[i + 1] : undefined;
   };
-  const size = (value('--size') ?? 'S') as Size;
+  const size = value('--size') ?? 'S';
   const runs = Number(value('--runs') ?? 4);
   const dir = value('--dir');
-  if (!(size in SIZES) || !Number.isInteger(runs) || runs < 1) {
+  if (!isSize(size) || !Number.isInteger(runs) || runs < 1) {
     process.stderr.write('usage: npm run bench -- [--size XS|S|M|L] [--runs N] [--dir DIR]\n');
     process.exitCode = 2;
   } else {

@@ -22,7 +22,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import puppeteer from 'puppeteer-core';
 import type { Browser, Page } from 'puppeteer-core';
 import { CLI, HOST, PROJECT, build, buildHas, dataFor } from './sites.ts';
-import { SIZES } from './synthetic.ts';
+import { SIZES, isSize } from './synthetic.ts';
 import type { Size } from './synthetic.ts';
 
 const CHROMIUM = process.env.ARCHIVE_SCHEMA_CHROMIUM ?? '/usr/bin/chromium';
@@ -483,8 +483,8 @@ function parseOptions(args: string[]): Options | string {
     if (value === undefined) return `${flag} needs a value`;
     const number = Number(value);
     if (flag === '--size') {
-      if (!(value in SIZES)) return '--size takes XS, S, M or L';
-      options.size = value as Size;
+      if (!isSize(value)) return '--size takes XS, S, M or L';
+      options.size = value;
     } else if (flag === '--repeats' || flag === '--loads') {
       if (!(Number.isInteger(number) && number >= 1 && number <= 1000)) return `${flag} takes a whole number from 1 to 1000`;
       options[flag === '--repeats' ? 'repeats' : 'loads'] = number;

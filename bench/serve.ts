@@ -28,7 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI, HOST, PROJECT, build, buildHas, dataFor } from './sites.ts';
-import { SIZES } from './synthetic.ts';
+import { isSize } from './synthetic.ts';
 import type { Size } from './synthetic.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -880,8 +880,8 @@ function parseOptions(args: string[]): Options | string {
       if (!(Number.isInteger(number) && number >= 2 && number <= 1000)) return '--connections takes a whole number from 2 to 1000';
       options.connections = number;
     } else if (flag === '--size') {
-      if (!(value in SIZES)) return '--size takes XS, S, M or L';
-      options.size = value as Size;
+      if (!isSize(value)) return '--size takes XS, S, M or L';
+      options.size = value;
     } else if (flag === '--dir') options.dir = path.resolve(value);
     else if (flag === '--json') options.json = path.resolve(value);
     else return `unknown option ${flag}`;

@@ -32,14 +32,14 @@ export const SIZES: Record<Size, SizeSpec> = {
   L: { seed: 0x5eed0003, surveys: 20, columns: 100_000, regions: 5_000, cards: 60, ifs: 180, spectra: 150, ownReleases: 3 },
 };
 
+/** Whether `name` is one of the sizes. */
+export const isSize = (name: string): name is Size => Object.hasOwn(SIZES, name);
+
 /**
  * How often a column carries its optional extras. These set how many bytes a column takes (real
  * GAMA columns average 165; these give about 350), tuned so that L lands near 55 MB; every size
  * uses the same, so S and M are scaled-down copies of L's shape.
  */
-/** Whether `name` is one of the sizes. */
-export const isSize = (name: string): name is Size => Object.hasOwn(SIZES, name);
-
 const COLUMN_EXTRAS = { qualifier: 0.9, documentation: 0.45, prettyName: 0.2, ownSpan: 0.06 };
 
 export interface ArchiveStats {

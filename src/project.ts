@@ -12,6 +12,8 @@ const CODE = new URL('./', import.meta.url);
 export const CODE_DIR = fileURLToPath(CODE);
 /** A file of the running code's folder, by its path there (for the bundle, the compiled module's). */
 export const codeFile = (relative: string): URL => new URL(relative, CODE);
+/** Whether the compiled code runs, which worker threads can run too (under a TypeScript test runner, src/ runs). */
+export const RUNS_COMPILED = import.meta.url.endsWith('.js');
 /** The compiled code, lib/, whichever folder runs (for a file the build copies out of it as it is). */
 export const COMPILED_DIR = fileURLToPath(new URL('lib/', ROOT));
 export const SCHEMA_DIR = new URL('schemas/', ROOT);

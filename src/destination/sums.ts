@@ -5,11 +5,10 @@
 // (the code run from its TypeScript sources, by the tests).
 
 import { Worker } from 'node:worker_threads';
-import { codeFile } from '../project.ts';
+import { RUNS_COMPILED, codeFile } from '../project.ts';
 import { sha256OfFile } from './file-sum.ts';
 
 const WORKER_SCRIPT = codeFile('destination/sum-worker.js');
-const CAN_FORK = import.meta.url.endsWith('.js');
 /** Files at least this long are hashed in the worker. */
 const LARGE = 4 << 20;
 
@@ -21,7 +20,7 @@ export class FileSums {
   /** The SHA-256 (hex) of a file of `size` bytes that is written and will not change. */
   sum(file: string, size: number): Promise<string> {
     // A failure to read it rejects the promise.
-    if (!CAN_FORK || size < LARGE) return new Promise((resolve) => resolve(sha256OfFile(file)));
+    if (!RUNS_COMPILED || size < LARGE) return new Promise((resolve) => resolve(sha256OfFile(file)));
     const worker = (this.worker ??= this.start());
     const id = this.next++;
     return new Promise((resolve, reject) => {

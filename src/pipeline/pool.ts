@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import type { Cache } from './cache.ts';
 import { digest } from './digest.ts';
 import type { Digest } from './digest.ts';
-import { codeFile } from '../project.ts';
+import { RUNS_COMPILED, codeFile } from '../project.ts';
 import { compileValidators } from './validate.ts';
 import type { Validators } from './validate.ts';
 
@@ -35,12 +35,11 @@ export function digestJob(job: Job, validators: Validators, cache: Cache): Diges
 
 /** Worker threads run compiled JavaScript; under a TypeScript test runner the work stays here. */
 const WORKER_SCRIPT = codeFile('pipeline/digest-worker.js');
-const CAN_FORK = import.meta.url.endsWith('.js');
 const WORK_PER_WORKER = 4_000_000;
 
 /** How many workers a build uses by default: one per core, at most four. */
 export function defaultWorkers(): number {
-  return CAN_FORK ? Math.min(4, Math.max(0, availableParallelism())) : 0;
+  return RUNS_COMPILED ? Math.min(4, Math.max(0, availableParallelism())) : 0;
 }
 
 export async function digestAll(
@@ -57,7 +56,7 @@ export async function digestAll(
   // A worker costs its start-up (loading the code, compiling the schemas): worth it only for
   // several megabytes of YAML each.
   const bytes = todo.reduce((n, { job }) => n + job.bytes.length, 0);
-  const workers = CAN_FORK ? Math.min(options.workers, Math.floor(bytes / WORK_PER_WORKER)) : 0;
+  const workers = RUNS_COMPILED ? Math.min(options.workers, Math.floor(bytes / WORK_PER_WORKER)) : 0;
   if (workers > 1) {
     // Workers store what they make in the cache themselves, in parallel.
     await runWorkers(workers, todo, options.cacheDir, (index, result) => {

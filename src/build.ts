@@ -147,7 +147,7 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
   }
   const spare = cache.spare(options.outDir);
   const onProgress = options.onProgress;
-  // The download's checksums are taken as its files are written, and its list and page written last.
+  // The download's checksums are taken once its files are written, and its list and page written last.
   const download = planned.filter(isDownloadData);
   const { manifest, stats, notices, late } = await writePlans(planned, options.outDir, {
     ...(previous ? { previous } : {}),

@@ -204,14 +204,13 @@ export async function writePlans(
     // The marker names the build by every file it holds, the late ones included.
     await writeFile(path.join(staging, MARKER), markerText(manifestOf([...plans, ...latePlans]).build));
   } catch (error) {
-    files.close();
-    await fileSums.close();
     await rm(staging, { recursive: true, force: true });
     if (error instanceof StaleBytesError || error instanceof WriteError) throw error;
     throw new WriteError(`cannot write the output: ${(error as Error).message}; ${outDir} was left as it was`);
+  } finally {
+    files.close();
+    await fileSums.close();
   }
-  files.close();
-  await fileSums.close();
   const manifest = manifestOf([...plans, ...latePlans]);
   // The output replaced is kept for the next build when what it holds is known.
   const notice = await swap(staging, target, besideOutput(target, 'old', id), (old) => (previous && spare?.keep(old, previous)) ?? false);

@@ -72,6 +72,7 @@ describe('the fast path', () => {
   test.each([
     ['a syntax error', 'a: [1, 2\n', 'yaml/'],
     ['an alias', 'a: &x [1]\nb: *x\n', undefined],
+    ['an anchor ending in a colon, which js-yaml reads as a name and yaml refuses', 'contact: &name: A, email: a@example.org}\n', 'yaml/'],
     ['an empty file', '', undefined],
   ])('falls back to the slow path for %s', (_name, text, rule) => {
     const fast = parseFileFast('x.yaml', text);

@@ -184,8 +184,9 @@ function readApart(text: string): boolean {
 
 /**
  * What in js-yaml's events the position-keeping parser must judge, or what is refused at once: an
- * explicit tag or a key that is a collection (which the two parsers read differently, and which
- * metadata never needs), and nesting deeper than MAX_DEPTH.
+ * explicit tag, an anchor (`&name: x` is an anchor named `name:` to js-yaml, an error to yaml) or a
+ * key that is a collection (which the two parsers read differently, and which metadata never
+ * needs), and nesting deeper than MAX_DEPTH.
  */
 /** How YAML's core schema writes null as a plain scalar. */
 const NULL_PLAIN = /^(?:|~|null|Null|NULL)$/;
@@ -209,7 +210,7 @@ function eventsNeedingJudgement(events: readonly Event[], text: string): { slow:
     const parent = open[open.length - 1];
     const isKey = parent !== undefined && parent.mapping && parent.children % 2 === 0;
     if (parent && parent.children >= 0) parent.children++;
-    if (event.type !== EVENT_ID.ALIAS && event.tagStart !== -1) return { slow: true };
+    if (event.type !== EVENT_ID.ALIAS && (event.tagStart !== -1 || event.anchorStart !== -1)) return { slow: true };
     // A number too large for a double: js-yaml keeps it as text, the other parser as infinity.
     if (event.type === EVENT_ID.SCALAR && event.style === SCALAR_STYLE.PLAIN && overflows(text, event.valueStart, event.valueEnd)) {
       return { slow: true };

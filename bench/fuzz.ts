@@ -6,7 +6,8 @@
 // The properties:
 // - parsers: the fast parser (js-yaml) and the position-keeping one (yaml) read every text alike:
 //   both give a file with the same data, or both refuse it with an error; no diagnostic lacks its
-//   file or has a negative line or column; neither throws.
+//   file or has a negative line or column; neither throws. Where the line reader the fast path
+//   tries first reads a text, it gives js-yaml's data.
 // - verdicts: `check`, `build` and `build --reference` never crash on any metadata tree (exit 0
 //   or 1, no internal error, no stack trace), and agree on whether the metadata is valid.
 // - output: whenever a build succeeds, its output is byte for byte the reference build's, and a
@@ -16,7 +17,9 @@
 import { lstat, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
+import { load } from 'js-yaml';
 // mulberry32, for the many small choices of a file's style.
 import { Rng } from './synthetic.ts';
 
@@ -47,6 +50,8 @@ export interface Subject {
   parseFileFast: (display: string, text: string) => Parsed;
   /** The position-keeping `yaml` path. */
   parseFile: (display: string, text: string) => Parsed;
+  /** The line reader the fast path tries first (src/pipeline/simple-yaml.ts): data, or undefined where it declines. */
+  readSimpleYaml: (text: string) => { value: unknown } | undefined;
   /** The command line, in-process, in the folder `cwd`. */
   cli: (argv: string[], cwd: string) => Promise<CliRun>;
   /** The file a build leaves in its output to name the build (not part of the API). */
@@ -1502,7 +1507,26 @@ function cycleIn(data: unknown, at = '$', open = new Set<unknown>()): string | u
 }
 
 /** Property a, on one text: the parsers agree, and every diagnostic has a place. */
-export function parsersAgreeOn(subject: Subject, text: string): void {
+/**
+ * The parsers agree on a text: the fast path and the position-keeping one give the same data, or
+ * both refuse it; and where the line reader reads it, it gives js-yaml's data. Returns whether the
+ * line reader read it.
+ */
+export function parsersAgreeOn(subject: Subject, text: string): boolean {
+  const simple = subject.readSimpleYaml(text);
+  if (simple) {
+    let expected: unknown;
+    try {
+      expected = load(text, { maxAliases: 0 });
+    } catch (error) {
+      throw new Error(`the line reader read a text js-yaml refuses (${(error as Error).message}): ${excerpt(json(simple.value))}`, {
+        cause: error,
+      });
+    }
+    if (!isDeepStrictEqual(simple.value, expected)) {
+      throw new Error(`the line reader read other data than js-yaml: ${excerpt(json(simple.value))}, js-yaml ${excerpt(json(expected))}`);
+    }
+  }
   const results: [string, Parsed][] = [];
   for (const [name, parse] of [
     ['parseFileFast', subject.parseFileFast],
@@ -1539,11 +1563,21 @@ export function parsersAgreeOn(subject: Subject, text: string): void {
       throw new Error(`the parsers read different data: parseFileFast ${excerpt(a)}, parseFile ${excerpt(b)}`);
     }
   }
+  return simple !== undefined;
 }
 
-export function parsersProperty(subject: Subject, samples: readonly string[]): fc.IPropertyWithHooks<[string]> {
+/** `stats`, when given, counts the texts tried and those the line reader read. */
+export function parsersProperty(
+  subject: Subject,
+  samples: readonly string[],
+  stats?: { runs: number; simple: number },
+): fc.IPropertyWithHooks<[string]> {
   return fc.property(yamlCaseArb(samples), (text) => {
-    parsersAgreeOn(subject, text);
+    const simple = parsersAgreeOn(subject, text);
+    if (stats) {
+      stats.runs++;
+      if (simple) stats.simple++;
+    }
   });
 }
 

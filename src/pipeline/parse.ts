@@ -12,6 +12,7 @@ import { classify } from '../kinds/registry.ts';
 import type { FileKind, Placement } from '../kinds/registry.ts';
 import { indentationProblem } from './indentation.ts';
 import { readMetadataTexts } from './scan.ts';
+import { readSimpleYaml } from './simple-yaml.ts';
 import type { ScanOptions } from './scan.ts';
 
 // The position-keeping parser is loaded when a position is first asked for: a build that finds
@@ -235,7 +236,7 @@ function eventsNeedingJudgement(events: readonly Event[], text: string): { slow:
 }
 
 /**
- * Parses one YAML text the fast way: js-yaml builds the data, and the position-keeping parser
+ * Parses one YAML text the fast way: the line reader (simple-yaml.ts) or else js-yaml builds the data, and the position-keeping parser
  * runs only if something asks where a value is (a problem to report), or if js-yaml fails (to
  * report the syntax error where it is). Aliases take the slow path too, which bounds them, and so
  * does a line longer than 1,024 characters, where YAML's limit on the length of a key lies and the
@@ -246,6 +247,8 @@ export function parseFileFast(display: string, given: string): { file?: ParsedFi
   const conflict = conflictIn(display, text);
   if (conflict) return { diagnostics: [conflict] };
   if (hasLongLine(text) || readApart(text)) return parseFile(display, text);
+  const simple = readSimpleYaml(text);
+  if (simple) return { file: fastFile(display, text, simple.value), diagnostics: [] };
   let events: Event[];
   try {
     events = parseEvents(text, { maxDepth: MAX_DEPTH + 1 });
@@ -268,22 +271,26 @@ export function parseFileFast(display: string, given: string): { file?: ParsedFi
   } catch {
     return parseFile(display, text);
   }
-  // Both parsers agree on every text js-yaml accepts (the fuzzing tests hold them to it), except
-  // that an empty document is an error for js-yaml and null for YAML; the slow path took that one.
+  return { file: fastFile(display, text, data), diagnostics: [] };
+}
+
+/**
+ * A file read the fast way, whose positions the position-keeping parser finds only if asked. Both
+ * parsers agree on every text js-yaml accepts (the fuzzing tests hold them to it), except that an
+ * empty document is an error for js-yaml and null for YAML; the slow path took that one.
+ */
+function fastFile(display: string, text: string, data: unknown): ParsedFile {
   let slow: ParsedFile | undefined;
   const positions = (): Pick<ParsedFile, 'locate' | 'source'> => {
     slow ??= parseFile(display, text).file;
     return slow ?? { locate: () => NOWHERE, source: () => undefined };
   };
   return {
-    file: {
-      display,
-      data,
-      text,
-      locate: (pointer, where) => positions().locate(pointer, where),
-      source: (pointer) => positions().source(pointer),
-    },
-    diagnostics: [],
+    display,
+    data,
+    text,
+    locate: (pointer, where) => positions().locate(pointer, where),
+    source: (pointer) => positions().source(pointer),
   };
 }
 

@@ -85,6 +85,37 @@ function packFile(base: string): string {
   return `${base}.texts`;
 }
 
+/** What an entry records of its fragment: its texts' sizes and places in the pack file, and the rest as it is. */
+interface StoredTexts extends Pick<Fragment, 'key' | 'counts' | 'latest' | 'children'> {
+  /** The compact JSON's and the page text's sizes (one after the other at the file's start), and the page's line breaks. */
+  sizes: [compact: number, page: number, pageBreaks: number];
+  /** Each unit text's size, offset and NUL marks, and its hash where it has one. */
+  texts: Record<string, [size: number, offset: number, marks: number, hash?: string]>;
+}
+
+/** A fragment whose texts are in the pack file `file`, where the entry says. */
+function storedFragment(file: string, stored: StoredTexts): Fragment {
+  const [compact, page, pageBreaks] = stored.sizes;
+  let fileSize = compact + page;
+  for (const [size] of Object.values(stored.texts)) fileSize += size;
+  const texts = Object.fromEntries(
+    Object.entries(stored.texts).map(([name, [size, offset, marks, hash]]) => [
+      name,
+      { bytes: { file, size, offset, fileSize }, marks, ...(hash === undefined ? {} : { hash }) },
+    ]),
+  );
+  return {
+    key: stored.key,
+    compact: { file, size: compact, offset: 0, fileSize },
+    page: { file, size: page, offset: compact, fileSize },
+    pageBreaks,
+    texts,
+    counts: stored.counts,
+    latest: stored.latest,
+    children: stored.children,
+  };
+}
+
 /** Writes these buffers one after another into a new file, with as few calls as they allow. */
 function writeAll(file: string, buffers: readonly Uint8Array[]): void {
   const fd = openSync(file, 'w');
@@ -116,7 +147,11 @@ export function digestKey(fingerprint: string, relative: string, contentHash: st
 export interface Cache {
   /** The digest without its fragment's text, which is read only when something asks for it. */
   get(key: string): Digest | undefined;
-  put(digest: Digest): void;
+  /**
+   * Stores a new digest. Returns its fragment as stored, its texts in the cache's file (as `get`
+   * gives them), or undefined when there is none or it could not be stored.
+   */
+  put(digest: Digest): Fragment | undefined;
   /** Removes entries this build did not use, so the cache does not grow without bound. */
   prune(used: ReadonlySet<string>): void;
   manifest(outDir: string): Manifest | undefined;
@@ -285,26 +320,14 @@ export function openCache(dir: string): Cache {
         stored.latest !== undefined &&
         stored.children
       ) {
-        const [compact, page, pageBreaks] = stored.fragmentSizes;
-        const file = packFile(path.join(digests, key));
-        let fileSize = compact + page;
-        for (const [size] of Object.values(stored.fragmentTexts)) fileSize += size;
-        const texts = Object.fromEntries(
-          Object.entries(stored.fragmentTexts).map(([name, [size, offset, marks, hash]]) => [
-            name,
-            { bytes: { file, size, offset, fileSize }, marks, ...(hash === undefined ? {} : { hash }) },
-          ]),
-        );
-        digest.fragment = {
+        digest.fragment = storedFragment(packFile(path.join(digests, key)), {
           key: stored.fragmentKey,
-          compact: { file, size: compact, offset: 0, fileSize },
-          page: { file, size: page, offset: compact, fileSize },
-          pageBreaks,
-          texts,
+          sizes: stored.fragmentSizes,
+          texts: stored.fragmentTexts,
           counts: stored.counts,
           latest: stored.latest,
           children: stored.children,
-        };
+        });
       }
       if (stored.nodesKey) lazyNodes(digest.data as Record<string, unknown>, stored.nodesKey, path.join(digests, `${key}.nodes.v8`));
       cache.hits++;
@@ -315,13 +338,14 @@ export function openCache(dir: string): Cache {
       const entry: Record<string, unknown> = rest;
       // The texts as plain files of bytes, copied into outputs without decoding, and the nodes
       // apart from the rest; the entry itself last, so an entry is only ever found whole.
+      let stored: StoredTexts | undefined;
       if (fragment) {
         if (!(fragment.compact instanceof Uint8Array && fragment.page instanceof Uint8Array))
           throw new Error(`${digest.relative}: only a new digest is stored`);
-        const sizes = [fragment.compact.length, fragment.page.length, fragment.pageBreaks] as const;
+        const sizes: [number, number, number] = [fragment.compact.length, fragment.page.length, fragment.pageBreaks];
         const packed: Uint8Array[] = [fragment.compact, fragment.page];
         let offset = sizes[0] + sizes[1];
-        const texts: Record<string, [number, number, number, string?]> = {};
+        const texts: StoredTexts['texts'] = {};
         for (const [name, text] of Object.entries(fragment.texts)) {
           if (!(text.bytes instanceof Uint8Array)) throw new Error(`${digest.relative}: only a new digest is stored`);
           packed.push(text.bytes);
@@ -330,13 +354,14 @@ export function openCache(dir: string): Cache {
           offset += size;
         }
         // Without its pack, the entry is not written: it would be found without its texts.
-        if (!save(packFile(path.join(digests, digest.key)), packed)) return;
+        if (!save(packFile(path.join(digests, digest.key)), packed)) return undefined;
         entry.fragmentKey = fragment.key;
         entry.fragmentSizes = sizes;
         entry.fragmentTexts = texts;
         entry.counts = fragment.counts;
         entry.latest = fragment.latest;
         entry.children = fragment.children;
+        stored = { key: fragment.key, sizes, texts, counts: fragment.counts, latest: fragment.latest, children: fragment.children };
       }
       // A group's or facility's nodes (its tables, its bands): the lists its kind keeps children in.
       const nodesKey = digest.kind === 'Retired' ? undefined : childrenOf(digest.kind)[0]?.key;
@@ -345,7 +370,8 @@ export function openCache(dir: string): Cache {
         save(path.join(digests, `${digest.key}.nodes.v8`), serialize(nodes));
         Object.assign(entry, { data: head, nodesKey });
       }
-      save(path.join(digests, `${digest.key}.v8`), serialize(entry));
+      if (!save(path.join(digests, `${digest.key}.v8`), serialize(entry)) || !stored) return undefined;
+      return storedFragment(packFile(path.join(digests, digest.key)), stored);
     },
     prune(used) {
       let names: string[];

@@ -26,11 +26,15 @@ export interface Request {
   key: string;
 }
 
-/** Digests one file and stores the digest in the cache: the same in this thread and in a worker. */
+/**
+ * Digests one file and stores the digest in the cache: the same in this thread and in a worker.
+ * Once its texts are stored, the digest handed on points at them in the cache, as a warm build's
+ * do: the build does not hold them in memory, and the writer copies them from there.
+ */
 export function digestJob(job: Job, validators: Validators, cache: Cache): Digest {
   const result = digest(job.relative, job.bytes, job.key, validators, job.render);
-  cache.put(result);
-  return result;
+  const stored = cache.put(result);
+  return stored ? { ...result, fragment: stored } : result;
 }
 
 /** Worker threads run compiled JavaScript; under a TypeScript test runner the work stays here. */

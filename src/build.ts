@@ -119,6 +119,16 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   return recovering(options, buildOnce);
 }
 
+/** Below this many bytes of output, starting writer threads costs more than they save. */
+const THREADS_FROM = 64 << 20;
+
+/** How many threads write the output (write-threads.ts): as many as digest the files, for a large output. */
+function writerThreads(plans: readonly Plan[], workers: number): number {
+  let bytes = 0;
+  for (const plan of plans) bytes += plan.size;
+  return bytes >= THREADS_FROM ? workers : 0;
+}
+
 async function buildOnce(given: BuildOptions, cache: Cache): Promise<BuildResult> {
   // An output reached through a symbolic link is built where the link points: replacing the
   // folder there keeps the link, where replacing the link would leave the folder behind, stale.
@@ -153,6 +163,7 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
     ...(previous ? { previous } : {}),
     ...(spare ? { spare } : {}),
     ...(onProgress ? { onFile: (done: number, total: number) => onProgress('writing', done, total) } : {}),
+    threads: writerThreads(planned, options.workers ?? 0),
     late: {
       measured: isDownloadData,
       known,

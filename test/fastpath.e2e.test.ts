@@ -610,3 +610,92 @@ describe("the download's checksums, taken once its files are written", () => {
     expect(got[cases.length]).toMatch(/^error: ENOENT: no such file or directory, open '.*gone\.bin'$/);
   });
 });
+
+describe('writing in worker threads', () => {
+  // The compiled writer, which sends files to worker threads when it is given some
+  // (src/destination/write-threads.ts); run from its TypeScript source, it writes every file itself.
+  const WRITE = pathToFileURL(path.join(PROJECT, 'lib/destination/write.js')).href;
+  const PLAN = pathToFileURL(path.join(PROJECT, 'lib/outputs/plan.js')).href;
+
+  /** Runs `body` (with writePlans, planOf and the folder `dir` in scope) in a process of its own; its printed JSON. */
+  async function compiled(dir: string, body: string): Promise<unknown> {
+    const script = `
+      const { writePlans } = await import(${JSON.stringify(WRITE)});
+      const { planOf } = await import(${JSON.stringify(PLAN)});
+      const path = await import('node:path');
+      const dir = ${JSON.stringify(dir)};
+      ${body}`;
+    await writeFile(path.join(dir, 'write.mjs'), script);
+    const run = spawnSync(process.execPath, [path.join(dir, 'write.mjs')], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    return JSON.parse(run.stdout);
+  }
+
+  test('gives the bytes this thread gives: cached texts shifted and filled, texts in memory, files written over in the spare output', async () => {
+    const dir = await tempdir();
+    // A pack of cached texts: page text with line breaks to shift, a text with NUL marks to fill.
+    await writeFile(path.join(dir, 'pack.texts'), 'A\n\t\t\tb\n\t\t\tc|x\0y\0');
+    const got = await compiled(
+      dir,
+      `
+      const file = path.join(dir, 'pack.texts');
+      const page = (shift) => ({ bytes: { file, offset: 0, size: 11, fileSize: 16 }, key: 'page', shift, breaks: 2 });
+      const filled = { bytes: { file, offset: 11, size: 5, fileSize: 16 }, key: 'filled', shift: 0, breaks: 0, fill: 'URL', marks: 2 };
+      const memory = { bytes: new TextEncoder().encode('in memory'), key: 'memory', shift: 0, breaks: 0 };
+      const plans = (n) => Array.from({ length: 40 }, (_, i) => planOf('f/' + i + '.txt', ['<' + n + ':' + i + '>', page(i % 3 - 1), filled, memory]));
+      const out = path.join(dir, 'out');
+      const spare = path.join(dir, 'spare');
+      const one = await writePlans(plans(1), out, { threads: 2, spare });
+      const two = await writePlans(plans(2), out, { threads: 2, spare, previous: one.manifest });
+      // Written over the spare output's files (the first output, replaced by the second), most of them shorter: their tails go.
+      const third = plans(3).map((p, i) => (i % 2 ? p : planOf(p.path, ['short ' + i])));
+      const three = await writePlans(third, out, { threads: 2, spare, previous: two.manifest });
+      await writePlans(third, path.join(dir, 'here'));
+      const fs = await import('node:fs');
+      const read = (folder) => Object.fromEntries(Array.from({ length: 40 }, (_, i) => [i, fs.readFileSync(path.join(dir, folder, 'f/' + i + '.txt'), 'utf8')]));
+      console.log(JSON.stringify({ threads: read('out'), here: read('here'), recycled: three.stats.recycled, written: three.stats.written, threaded: three.stats.threaded }));`,
+    );
+    const { threads, here, recycled, written, threaded } = got as {
+      threads: Record<string, string>;
+      here: Record<string, string>;
+      recycled: number;
+      written: number;
+      threaded: number;
+    };
+    expect(threads).toEqual(here);
+    expect(threads['0']).toBe('short 0');
+    expect(threads['1']).toBe('<3:1>A\n\t\t\tb\n\t\t\tc|xURLyURLin memory');
+    expect(threads['3']).toBe('<3:3>A\n\t\tb\n\t\tc|xURLyURLin memory');
+    expect(threads['5']).toBe('<3:5>A\n\t\t\t\tb\n\t\t\t\tc|xURLyURLin memory');
+    expect(written).toBe(40);
+    expect(recycled).toBe(40);
+    expect(threaded).toBe(40);
+  });
+
+  test('a cached text of another size than recorded, or gone, stops the write and leaves no output', async () => {
+    const dir = await tempdir();
+    await writeFile(path.join(dir, 'pack.texts'), 'abcdefghij');
+    const got = await compiled(
+      dir,
+      `
+      const text = (file, fileSize) => ({ bytes: { file: path.join(dir, file), offset: 0, size: 2, fileSize }, key: file + fileSize, shift: 0, breaks: 0 });
+      const many = Array.from({ length: 30 }, (_, i) => planOf('f/' + i + '.txt', [text('pack.texts', 10)]));
+      const failed = async (bad, out) => {
+        try {
+          await writePlans([...many.slice(0, 15), planOf('f/bad.txt', [bad]), ...many.slice(15)], path.join(dir, out), { threads: 2 });
+          return 'written';
+        } catch (error) {
+          return error.name + ': ' + error.message;
+        }
+      };
+      const fs = await import('node:fs');
+      console.log(JSON.stringify({ resized: await failed(text('pack.texts', 12), 'one'), gone: await failed(text('gone.texts', 10), 'two'), left: fs.readdirSync(dir).sort() }));`,
+    );
+    expect(got).toEqual({
+      resized: 'StaleBytesError: pack.texts: has 10 bytes, not the 12 recorded',
+      gone: expect.stringMatching(/^StaleBytesError: gone\.texts: ENOENT: no such file or directory/) as unknown,
+      left: ['pack.texts', 'write.mjs'],
+    });
+  });
+});

@@ -17,6 +17,8 @@ import { MARKER, WriteError, assertReplaceable, besideOutput, markerText, output
 import { fileChunks } from './compress.ts';
 import { OpenFiles, PieceReader, newSlot } from './pieces.ts';
 import { FileSums } from './sums.ts';
+import { WriterThreads } from './write-threads.ts';
+import { RUNS_COMPILED } from '../project.ts';
 import type { Slot } from './pieces.ts';
 import { SpareOutput, foldersOf } from './spare.ts';
 
@@ -26,6 +28,8 @@ export interface WriteStats {
   linked: number;
   /** Of the files written, how many were written over the spare output's file at their path. */
   recycled: number;
+  /** Of the files written, how many in writer threads. */
+  threaded: number;
   bytes: number;
 }
 
@@ -38,6 +42,11 @@ export interface WriteOptions {
    */
   spare?: string;
   onFile?: (done: number, total: number) => void;
+  /**
+   * Worker threads to write files in (write-threads.ts), where the code runs compiled: for a large
+   * output, whose files this thread alone would write one after another. None by default.
+   */
+  threads?: number;
   /**
    * Files planned from the checksums of others (the download's list and page): the SHA-256 of each
    * plan `measured` picks is taken once it is written, in a thread of its own (sums.ts), or found in
@@ -79,6 +88,8 @@ export async function writePlans(
   // a web server running as another user must be able to read.
   const id = `${process.pid}-${randomBytes(6).toString('hex')}`;
   const staging = besideOutput(target, 'new', id);
+  // Started first: they load their code while this thread readies the staging folder.
+  const threads = RUNS_COMPILED && (options.threads ?? 0) > 0 ? new WriterThreads(options.threads ?? 0) : undefined;
   const spare = options.spare === undefined ? undefined : new SpareOutput(options.spare);
   // What the staging folder holds, by path (the spare output's files, or nothing), and the
   // folders it holds that this output keeps.
@@ -101,7 +112,7 @@ export async function writePlans(
   } catch (error) {
     throw new WriteError(`cannot create a staging folder in ${parent}: ${(error as Error).message}`);
   }
-  const stats: WriteStats = { written: 0, linked: 0, recycled: 0, bytes: 0 };
+  const stats: WriteStats = { written: 0, linked: 0, recycled: 0, threaded: 0, bytes: 0 };
   const late = options.late;
   const sums = new Map<string, string>();
   let latePlans: Plan[] = [];
@@ -156,8 +167,14 @@ export async function writePlans(
         if (known !== undefined) sums.set(plan.path, known);
       } else {
         // Once a file has failed the rest are not started: the staging folder goes anyway.
-        const result = await writers.run(async (writer) => (failure ? undefined : writer.write(file, plan, there)));
+        const threaded = threads !== undefined && sendable(plan);
+        const result = threaded
+          ? failure
+            ? undefined
+            : await threads.write(file, plan.pieces, there)
+          : await writers.run(async (writer) => (failure ? undefined : writer.write(file, plan, there)));
         if (!result) return;
+        if (threaded) stats.threaded++;
         stats.bytes += result.bytes;
         stats.written++;
         if (result.reused) stats.recycled++;
@@ -174,6 +191,7 @@ export async function writePlans(
     };
     const failed = (plan: Plan) => (error: unknown) => {
       failure ??= { error, path: plan.path };
+      threads?.cancel(new Error(`not written: ${failure.path} failed`));
     };
     const jobs = order.map((plan, i) => {
       const twin = twins[i];
@@ -209,7 +227,7 @@ export async function writePlans(
     throw new WriteError(`cannot write the output: ${(error as Error).message}; ${outDir} was left as it was`);
   } finally {
     files.close();
-    await fileSums.close();
+    await Promise.all([fileSums.close(), threads?.close()]);
   }
   const manifest = manifestOf([...plans, ...latePlans]);
   // The output replaced is kept for the next build when what it holds is known.
@@ -348,6 +366,20 @@ class PlanWriter {
     await slot.busy;
     return slot;
   }
+}
+
+/** In-memory texts at most this long in all are copied to a writer thread with their plan. */
+const COPIED = 16 << 20;
+
+/** Whether a plan is written in a writer thread: not a compressed copy, and its texts mostly in the cache's files. */
+function sendable(plan: Plan): boolean {
+  if (plan.compression) return false;
+  let copied = 0;
+  for (const piece of plan.pieces) {
+    copied += typeof piece === 'string' ? piece.length : piece.bytes instanceof Uint8Array ? piece.bytes.length : 0;
+    if (copied > COPIED) return false;
+  }
+  return true;
 }
 
 async function writeAll(handle: FileHandle, bytes: Uint8Array, offset: number): Promise<void> {

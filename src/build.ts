@@ -29,7 +29,7 @@ import type { Planner } from './outputs/planner.ts';
 import { withCopies } from './outputs/precompress.ts';
 import { referenceFiles, withReferenceCopies } from './outputs/reference.ts';
 import { planBrowser } from './outputs/browser/plan.ts';
-import { planBrowserZip } from './outputs/download/browser-zip.ts';
+import { BROWSER_ZIP, planBrowserZip } from './outputs/download/browser-zip.ts';
 import { PieceReader, newSlot, wholeBytes } from './destination/pieces.ts';
 import { assemble } from './pipeline/assemble.ts';
 import type { Archive } from './pipeline/assemble.ts';
@@ -146,35 +146,39 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
   await assertReplaceable(options.outDir);
   const checked = await checkArchive(options, cache);
   if (!checked.archive) return checked;
-  const planned = await planOutputs(checked.archive, checked.fragments, options, cache);
+  const { plans: planned, coming } = planOutputs(checked.archive, checked.fragments, options, cache);
   const previous = cache.manifest(options.outDir);
   const known = cache.checksums();
   if (options.dryRun) {
     // The download's list and page are made of its files' checksums, read here from the plans.
-    const download = planned.filter(isDownloadData);
-    const plans = [...planned, ...downloadIndex(download, await checksumsOf(download, known))];
+    const all = [...planned, ...(await coming.plans)];
+    const download = all.filter(isDownloadData);
+    const plans = [...all, ...downloadIndex(download, await checksumsOf(download, known))];
     return { ...checked, plans, dryRun: await compareWithOutput(plans, options.outDir, previous) };
   }
   const spare = cache.spare(options.outDir);
   const onProgress = options.onProgress;
   // The download's checksums are taken once its files are written, and its list and page written last.
   const download = planned.filter(isDownloadData);
-  const { manifest, stats, notices, late } = await writePlans(planned, options.outDir, {
+  const written = await writePlans(planned, options.outDir, {
     ...(previous ? { previous } : {}),
     ...(spare ? { spare } : {}),
     ...(onProgress ? { onFile: (done: number, total: number) => onProgress('writing', done, total) } : {}),
     threads: writerThreads(planned, options.workers ?? 0),
+    coming,
     late: {
       measured: isDownloadData,
       known,
-      plans: (sums) => downloadIndex(download, sums),
+      plans: (sums, all) => downloadIndex(all.filter(isDownloadData), sums),
       count: needsIndex(download) ? INDEX_FILES.length : 0,
     },
   });
+  const { manifest, stats, notices, late } = written;
+  const plans = [...planned, ...written.coming, ...late];
   cache.saveManifest(options.outDir, manifest);
-  cache.saveChecksums(new Map(download.map((p) => [p.key, known.get(p.key) ?? ''])));
+  cache.saveChecksums(new Map(plans.filter(isDownloadData).map((p) => [p.key, known.get(p.key) ?? ''])));
   const said = [...left, ...notices];
-  return { ...checked, plans: [...planned, ...late], written: stats, ...(said.length > 0 ? { notices: said } : {}) };
+  return { ...checked, plans, written: stats, ...(said.length > 0 ? { notices: said } : {}) };
 }
 
 /**
@@ -183,28 +187,28 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
  * copies if asked for. The browser's zip is planned from the others' plans, its members deflated
  * here unless the cache has them.
  */
-async function planOutputs(
+function planOutputs(
   archive: Archive,
   fragments: ReadonlyMap<string, Fragment>,
   options: BuildOptions,
   cache: Cache,
-): Promise<Plan[]> {
+): { plans: Plan[]; coming: { paths: string[]; plans: Promise<Plan[]> } } {
   if (options.reference) {
     const files = referenceFiles(archive, options.baseUrl);
-    return plansOf(options.precompress ? withReferenceCopies(files) : files);
+    return { plans: plansOf(options.precompress ? withReferenceCopies(files) : files), coming: { paths: [], plans: Promise.resolve([]) } };
   }
   // Placeholders hold a NUL character, which validation refuses in data, so a placeholder can only
   // be one (a SpliceError here is a bug, never a reason to publish something else).
   const input = { archive, fragments, baseUrl: options.baseUrl, recall: cache.recall };
   // The browser's files first: the zip of them starts deflating the pages that changed on the
-  // thread pool, which it does while the other outputs are planned here.
+  // thread pool, which it does while the other outputs are planned here, and written (the zip
+  // comes once they are all deflated; the download is never precompressed).
   const browser = planBrowser(input);
-  const zip = planBrowserZip(browser, cache.deflated, planReader);
-  // Should planning fail before it is awaited, the failure reported is planning's.
+  const zip = planBrowserZip(browser, cache.deflated, planReader).then((plan) => [plan]);
+  // Should something fail before it is awaited, the failure reported is that one.
   zip.catch(() => undefined);
   const plans = PLANNERS.flatMap((plan) => (plan === planBrowser ? browser : plan(input)));
-  plans.push(await zip);
-  return options.precompress ? withCopies(plans) : plans;
+  return { plans: options.precompress ? withCopies(plans) : plans, coming: { paths: [BROWSER_ZIP], plans: zip } };
 }
 
 /** A reader of plans' bytes, whole, through one buffer of its own. */

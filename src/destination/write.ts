@@ -43,6 +43,12 @@ export interface WriteOptions {
   spare?: string;
   onFile?: (done: number, total: number) => void;
   /**
+   * Files still being planned when the others are (the download's zip, whose members are deflated
+   * on the thread pool meanwhile): written once they come, after the others and before the late
+   * ones. Their paths are known already. Should planning them fail, that failure is thrown as it is.
+   */
+  coming?: { paths: readonly string[]; plans: Promise<Plan[]> };
+  /**
    * Worker threads to write files in (write-threads.ts), where the code runs compiled: for a large
    * output, whose files this thread alone would write one after another. None by default.
    */
@@ -57,7 +63,8 @@ export interface WriteOptions {
   late?: {
     measured: (plan: Plan) => boolean;
     known: Map<string, string>;
-    plans: (sums: ReadonlyMap<string, string>) => Plan[];
+    /** The late files, from the checksums and every plan written before them. */
+    plans: (sums: ReadonlyMap<string, string>, written: readonly Plan[]) => Plan[];
     /** How many late files there will be, for the progress count. */
     count: number;
   };
@@ -74,7 +81,7 @@ export async function writePlans(
   plans: readonly Plan[],
   outDir: string,
   options: WriteOptions = {},
-): Promise<{ manifest: Manifest; stats: WriteStats; notices: string[]; late: Plan[] }> {
+): Promise<{ manifest: Manifest; stats: WriteStats; notices: string[]; late: Plan[]; coming: Plan[] }> {
   const target = path.resolve(outDir);
   const parent = path.dirname(target);
   await assertReplaceable(target);
@@ -99,7 +106,7 @@ export async function writePlans(
   if (adopted) {
     try {
       held = new Map(Object.entries(adopted.files));
-      folders = prune(staging, held, plans);
+      folders = prune(staging, held, [...plans.map((plan) => plan.path), ...(options.coming?.paths ?? [])]);
     } catch {
       // Something in it this user may not remove after all: a fresh folder instead.
       rmSync(staging, { recursive: true, force: true });
@@ -116,12 +123,17 @@ export async function writePlans(
   const late = options.late;
   const sums = new Map<string, string>();
   let latePlans: Plan[] = [];
+  let comingPlans: Plan[] = [];
+  // Planning's failure, thrown as it is once the staging folder is gone.
+  let unplanned: { error: unknown } | undefined;
   const previous = options.previous && (await outputBuildId(target)) === options.previous.build ? options.previous : undefined;
   // The build cache's files the pieces are read from, open until everything is written.
   const files = new OpenFiles();
   const fileSums = new FileSums();
   const measured = (plan: Plan) => late?.measured(plan) ?? false;
   const order = [...plans.filter(measured), ...plans.filter((plan) => !measured(plan))];
+  // Each file's placing, settled when it is in the staging folder or has failed.
+  const jobs: Promise<void>[] = [];
   try {
     const writers = new WriterPool(files);
     // The checksums being taken, each added to `sums` when it is.
@@ -131,17 +143,8 @@ export async function writePlans(
     // The same bytes already written in this build (the ifs listing is the catalogues one until
     // IFS data exists), or left unchanged by the previous build: linked instead of written.
     const firstWith = new Map<string, string>();
-    const twins = order.map((plan) => {
-      const twin = firstWith.get(plan.key);
-      if (!twin) firstWith.set(plan.key, plan.path);
-      return twin;
-    });
-    const sources = order.map((plan, i) => {
-      const twin = twins[i];
-      return twin ? path.join(staging, twin) : previous?.files[plan.path] === plan.key ? path.join(target, plan.path) : undefined;
-    });
     let index = 0;
-    const total = plans.length + (late?.count ?? 0);
+    const total = plans.length + (options.coming?.paths.length ?? 0) + (late?.count ?? 0);
     // Several files are written at once: writes into one file take turns, writes into different
     // files do not. A twin is linked once the file it shares is complete.
     const done = new Map<string, Promise<void>>();
@@ -193,21 +196,32 @@ export async function writePlans(
       failure ??= { error, path: plan.path };
       threads?.cancel(new Error(`not written: ${failure.path} failed`));
     };
-    const jobs = order.map((plan, i) => {
-      const twin = twins[i];
+    const start = (plan: Plan): Promise<void> => {
+      const twin = firstWith.get(plan.key);
+      if (!twin) firstWith.set(plan.key, plan.path);
+      const source = twin ? path.join(staging, twin) : previous?.files[plan.path] === plan.key ? path.join(target, plan.path) : undefined;
       const job = (async () => {
         if (twin) await done.get(twin);
-        await place(plan, sources[i], measured(plan));
+        await place(plan, source, measured(plan));
       })().catch(failed(plan));
       done.set(plan.path, job);
       return job;
-    });
+    };
+    jobs.push(...order.map(start));
+    if (options.coming) {
+      const coming = await options.coming.plans.catch((error: unknown) => {
+        unplanned = { error };
+        throw error;
+      });
+      comingPlans = coming;
+      jobs.push(...coming.map(start));
+    }
     // Every job and checksum ends before the staging folder may go; the first failure is reported.
     await Promise.all(jobs);
     await Promise.all(summing);
     // The late files, made of the others' checksums, one after another.
     if (!failure && late) {
-      latePlans = late.plans(sums);
+      latePlans = late.plans(sums, [...plans, ...comingPlans]);
       for (const plan of latePlans) {
         const unchanged = previous?.files[plan.path] === plan.key ? path.join(target, plan.path) : undefined;
         await place(plan, unchanged, false).catch(failed(plan));
@@ -220,19 +234,21 @@ export async function writePlans(
       throw new WriteError(`cannot write ${failed} of the output: ${(error as Error).message}; ${outDir} was left as it was${full}`);
     }
     // The marker names the build by every file it holds, the late ones included.
-    await writeFile(path.join(staging, MARKER), markerText(manifestOf([...plans, ...latePlans]).build));
+    await writeFile(path.join(staging, MARKER), markerText(manifestOf([...plans, ...comingPlans, ...latePlans]).build));
   } catch (error) {
+    // Files already sent out are written before their folder goes.
+    await Promise.allSettled(jobs);
     await rm(staging, { recursive: true, force: true });
-    if (error instanceof StaleBytesError || error instanceof WriteError) throw error;
+    if (unplanned || error instanceof StaleBytesError || error instanceof WriteError) throw error;
     throw new WriteError(`cannot write the output: ${(error as Error).message}; ${outDir} was left as it was`);
   } finally {
     files.close();
     await Promise.all([fileSums.close(), threads?.close()]);
   }
-  const manifest = manifestOf([...plans, ...latePlans]);
+  const manifest = manifestOf([...plans, ...comingPlans, ...latePlans]);
   // The output replaced is kept for the next build when what it holds is known.
   const notice = await swap(staging, target, besideOutput(target, 'old', id), (old) => (previous && spare?.keep(old, previous)) ?? false);
-  return { manifest, stats, notices: notice ? [notice] : [], late: latePlans };
+  return { manifest, stats, notices: notice ? [notice] : [], late: latePlans, coming: comingPlans };
 }
 
 /** A few writers, each lent to one file at a time, in the order files ask. */
@@ -450,8 +466,8 @@ function holds(file: string, plan: Plan): boolean {
  * `held` too): what the spare output held and this one does not, and anything else found there.
  * Returns the folders left, those the new output keeps.
  */
-function prune(staging: string, held: Map<string, string>, plans: readonly Plan[]): Set<string> {
-  const wanted = new Set(plans.map((plan) => plan.path));
+function prune(staging: string, held: Map<string, string>, paths: readonly string[]): Set<string> {
+  const wanted = new Set(paths);
   const needed = foldersOf(wanted);
   const kept = new Set<string>(['']);
   const walk = (folder: string) => {

@@ -13,6 +13,8 @@ import { compareWithOutput } from './destination/compare.ts';
 import type { Comparison } from './destination/compare.ts';
 import { assertReplaceable, assertSafeOutDir, clearLeftovers, realPath } from './destination/folder.ts';
 import { writePlans } from './destination/write.ts';
+import { RUNS_COMPILED } from './project.ts';
+import { WriterThreads } from './destination/write-threads.ts';
 import type { WriteStats } from './destination/write.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import { classify } from './kinds/registry.ts';
@@ -30,6 +32,8 @@ import { withCopies } from './outputs/precompress.ts';
 import { referenceFiles, withReferenceCopies } from './outputs/reference.ts';
 import { planBrowser } from './outputs/browser/plan.ts';
 import { BROWSER_ZIP, planBrowserZip } from './outputs/download/browser-zip.ts';
+import type { Deflate } from './outputs/download/browser-zip.ts';
+import { deflateMemberAsync } from './outputs/download/zip.ts';
 import { PieceReader, newSlot, wholeBytes } from './destination/pieces.ts';
 import { assemble } from './pipeline/assemble.ts';
 import type { Archive } from './pipeline/assemble.ts';
@@ -119,14 +123,22 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   return recovering(options, buildOnce);
 }
 
-/** Below this many bytes of output, starting writer threads costs more than they save. */
-const THREADS_FROM = 64 << 20;
+/**
+ * Below this much of the archive's compact JSON, starting writer threads costs more than they
+ * save: the output is some thirty times as large (the API's listings and pages, the download).
+ */
+const THREADS_FROM = 1 << 20;
 
-/** How many threads write the output (write-threads.ts): as many as digest the files, for a large output. */
-function writerThreads(plans: readonly Plan[], workers: number): number {
+/**
+ * Threads to write the output in (write-threads.ts), as many as digest the files, for a large
+ * archive: where the code runs compiled (worker threads run lib/), and some worker is asked for.
+ */
+function writerThreads(fragments: ReadonlyMap<string, Fragment>, workers: number): WriterThreads | undefined {
+  if (!RUNS_COMPILED || workers < 1) return undefined;
   let bytes = 0;
-  for (const plan of plans) bytes += plan.size;
-  return bytes >= THREADS_FROM ? workers : 0;
+  for (const fragment of fragments.values())
+    bytes += fragment.compact instanceof Uint8Array ? fragment.compact.length : fragment.compact.size;
+  return bytes >= THREADS_FROM ? new WriterThreads(workers) : undefined;
 }
 
 async function buildOnce(given: BuildOptions, cache: Cache): Promise<BuildResult> {
@@ -146,7 +158,25 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
   await assertReplaceable(options.outDir);
   const checked = await checkArchive(options, cache);
   if (!checked.archive) return checked;
-  const { plans: planned, coming } = planOutputs(checked.archive, checked.fragments, options, cache);
+  // Started before planning: they deflate the zip's members while the rest is planned.
+  const threads = options.dryRun ? undefined : writerThreads(checked.fragments, options.workers ?? 0);
+  try {
+    return await planAndWrite(options, cache, checked, checked.archive, left, threads);
+  } finally {
+    await threads?.close();
+  }
+}
+
+async function planAndWrite(
+  options: BuildOptions,
+  cache: Cache,
+  checked: CheckResult,
+  archive: Archive,
+  left: string[],
+  threads: WriterThreads | undefined,
+): Promise<BuildResult> {
+  const deflate: Deflate = threads ? (plan) => threads.deflate(plan.pieces, plan.size) : deflateHere();
+  const { plans: planned, coming } = planOutputs(archive, checked.fragments, options, cache, deflate);
   const previous = cache.manifest(options.outDir);
   const known = cache.checksums();
   if (options.dryRun) {
@@ -164,7 +194,7 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
     ...(previous ? { previous } : {}),
     ...(spare ? { spare } : {}),
     ...(onProgress ? { onFile: (done: number, total: number) => onProgress('writing', done, total) } : {}),
-    threads: writerThreads(planned, options.workers ?? 0),
+    ...(threads ? { threads } : {}),
     coming,
     late: {
       measured: isDownloadData,
@@ -192,6 +222,7 @@ function planOutputs(
   fragments: ReadonlyMap<string, Fragment>,
   options: BuildOptions,
   cache: Cache,
+  deflate: Deflate,
 ): { plans: Plan[]; coming: { paths: string[]; plans: Promise<Plan[]> } } {
   if (options.reference) {
     const files = referenceFiles(archive, options.baseUrl);
@@ -204,18 +235,18 @@ function planOutputs(
   // thread pool, which it does while the other outputs are planned here, and written (the zip
   // comes once they are all deflated; the download is never precompressed).
   const browser = planBrowser(input);
-  const zip = planBrowserZip(browser, cache.deflated, planReader).then((plan) => [plan]);
+  const zip = planBrowserZip(browser, cache.deflated, deflate).then((plan) => [plan]);
   // Should something fail before it is awaited, the failure reported is that one.
   zip.catch(() => undefined);
   const plans = PLANNERS.flatMap((plan) => (plan === planBrowser ? browser : plan(input)));
   return { plans: options.precompress ? withCopies(plans) : plans, coming: { paths: [BROWSER_ZIP], plans: zip } };
 }
 
-/** A reader of plans' bytes, whole, through one buffer of its own. */
-function planReader(): (plan: Plan) => Uint8Array {
+/** Zip members deflated on the thread pool, each plan's bytes read whole here first, through one buffer. */
+function deflateHere(): Deflate {
   const slot = newSlot();
   const reader = new PieceReader(() => Promise.resolve(slot));
-  return (plan) => wholeBytes(reader, slot, plan.pieces, plan.size);
+  return (plan) => deflateMemberAsync(wholeBytes(reader, slot, plan.pieces, plan.size));
 }
 
 /** The download's checksum list and page, from its files' checksums (none on the reference path, which has them). */

@@ -615,16 +615,23 @@ describe('writing in worker threads', () => {
   // The compiled writer, which sends files to worker threads when it is given some
   // (src/destination/write-threads.ts); run from its TypeScript source, it writes every file itself.
   const WRITE = pathToFileURL(path.join(PROJECT, 'lib/destination/write.js')).href;
+  const THREADS = pathToFileURL(path.join(PROJECT, 'lib/destination/write-threads.js')).href;
   const PLAN = pathToFileURL(path.join(PROJECT, 'lib/outputs/plan.js')).href;
 
-  /** Runs `body` (with writePlans, planOf and the folder `dir` in scope) in a process of its own; its printed JSON. */
+  /** Runs `body` (with writePlans, planOf, two writer threads and the folder `dir` in scope) in a process of its own; its printed JSON. */
   async function compiled(dir: string, body: string): Promise<unknown> {
     const script = `
       const { writePlans } = await import(${JSON.stringify(WRITE)});
       const { planOf } = await import(${JSON.stringify(PLAN)});
+      const { WriterThreads } = await import(${JSON.stringify(THREADS)});
+      const threads = new WriterThreads(2);
       const path = await import('node:path');
       const dir = ${JSON.stringify(dir)};
-      ${body}`;
+      try {
+        ${body}
+      } finally {
+        await threads.close();
+      }`;
     await writeFile(path.join(dir, 'write.mjs'), script);
     const run = spawnSync(process.execPath, [path.join(dir, 'write.mjs')], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
@@ -632,7 +639,7 @@ describe('writing in worker threads', () => {
     return JSON.parse(run.stdout);
   }
 
-  test('gives the bytes this thread gives: cached texts shifted and filled, texts in memory, files written over in the spare output', async () => {
+  test('gives the bytes this thread gives: cached texts shifted and filled, texts in memory, files written over in the spare output, zip members', async () => {
     const dir = await tempdir();
     // A pack of cached texts: page text with line breaks to shift, a text with NUL marks to fill.
     await writeFile(path.join(dir, 'pack.texts'), 'A\n\t\t\tb\n\t\t\tc|x\0y\0');
@@ -646,17 +653,22 @@ describe('writing in worker threads', () => {
       const plans = (n) => Array.from({ length: 40 }, (_, i) => planOf('f/' + i + '.txt', ['<' + n + ':' + i + '>', page(i % 3 - 1), filled, memory]));
       const out = path.join(dir, 'out');
       const spare = path.join(dir, 'spare');
-      const one = await writePlans(plans(1), out, { threads: 2, spare });
-      const two = await writePlans(plans(2), out, { threads: 2, spare, previous: one.manifest });
+      const one = await writePlans(plans(1), out, { threads, spare });
+      const two = await writePlans(plans(2), out, { threads, spare, previous: one.manifest });
       // Written over the spare output's files (the first output, replaced by the second), most of them shorter: their tails go.
       const third = plans(3).map((p, i) => (i % 2 ? p : planOf(p.path, ['short ' + i])));
-      const three = await writePlans(third, out, { threads: 2, spare, previous: two.manifest });
+      const three = await writePlans(third, out, { threads, spare, previous: two.manifest });
       await writePlans(third, path.join(dir, 'here'));
+      // A zip member of the same pieces, deflated in a thread.
+      const member = await threads.deflate(plans(3)[1].pieces, plans(3)[1].size);
+      const zlib = await import('node:zlib');
+      const inflated = zlib.inflateRawSync(member.deflated).toString('utf8');
       const fs = await import('node:fs');
       const read = (folder) => Object.fromEntries(Array.from({ length: 40 }, (_, i) => [i, fs.readFileSync(path.join(dir, folder, 'f/' + i + '.txt'), 'utf8')]));
-      console.log(JSON.stringify({ threads: read('out'), here: read('here'), recycled: three.stats.recycled, written: three.stats.written, threaded: three.stats.threaded }));`,
+      console.log(JSON.stringify({ threads: read('out'), here: read('here'), recycled: three.stats.recycled, written: three.stats.written, threaded: three.stats.threaded, member: { crc: member.crc, size: member.size, inflated, crcOfInflated: zlib.crc32(inflated) >>> 0 } }));`,
     );
-    const { threads, here, recycled, written, threaded } = got as {
+    const { threads, here, recycled, written, threaded, member } = got as {
+      member: { crc: number; size: number; inflated: string; crcOfInflated: number };
       threads: Record<string, string>;
       here: Record<string, string>;
       recycled: number;
@@ -671,6 +683,9 @@ describe('writing in worker threads', () => {
     expect(written).toBe(40);
     expect(recycled).toBe(40);
     expect(threaded).toBe(40);
+    expect(member.inflated).toBe(threads['1']);
+    expect(member.size).toBe(Buffer.byteLength(member.inflated));
+    expect(member.crc).toBe(member.crcOfInflated);
   });
 
   test('a cached text of another size than recorded, or gone, stops the write and leaves no output', async () => {
@@ -683,7 +698,7 @@ describe('writing in worker threads', () => {
       const many = Array.from({ length: 30 }, (_, i) => planOf('f/' + i + '.txt', [text('pack.texts', 10)]));
       const failed = async (bad, out) => {
         try {
-          await writePlans([...many.slice(0, 15), planOf('f/bad.txt', [bad]), ...many.slice(15)], path.join(dir, out), { threads: 2 });
+          await writePlans([...many.slice(0, 15), planOf('f/bad.txt', [bad]), ...many.slice(15)], path.join(dir, out), { threads });
           return 'written';
         } catch (error) {
           return error.name + ': ' + error.message;

@@ -5,11 +5,19 @@
 import { closeSync, fstatSync, ftruncateSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { StaleBytesError } from '../outputs/plan.ts';
 import type { Piece } from '../outputs/plan.ts';
-import { OpenFiles, PieceReader, newSlot } from './pieces.ts';
+import { deflateMember } from '../outputs/download/zip.ts';
+import { OpenFiles, PieceReader, newSlot, wholeBytes } from './pieces.ts';
 
 /** Chunks at least this long are written as they are; shorter ones are gathered into one write. */
 const GATHERED = 256 * 1024;
 const GATHER = 1 << 20;
+
+/** A zip member deflated (zip.ts, deflateMember). */
+export interface Deflated {
+  crc: number;
+  size: number;
+  deflated: Uint8Array;
+}
 
 export interface Written {
   bytes: number;
@@ -57,6 +65,11 @@ export class FileWriter {
     } finally {
       closeSync(fd);
     }
+  }
+
+  /** The pieces' bytes, `size` of them, deflated as a zip member. */
+  deflate(pieces: readonly Piece[], size: number): Deflated {
+    return deflateMember(wholeBytes(this.reader, this.slot, pieces, size));
   }
 
   /** Closes the cache's files it kept open. */

@@ -3,23 +3,26 @@
 // them took one thread 3 s of a cold build of the L archive, with the other core idle. A file goes
 // to whichever thread is free first. Only files whose texts are mostly in the cache's files are
 // sent (texts in memory would be copied to the thread); the writer (write.ts) writes the others.
+// They also deflate the download zip's members, before any file waiting to be written: on the
+// thread pool, each member cost this thread as much again in handing its bytes to and from zlib.
 
 import { Worker } from 'node:worker_threads';
 import type { Piece } from '../outputs/plan.ts';
 import { codeFile } from '../project.ts';
 import { errorOf } from './file-writer.ts';
-import type { Failure, Written } from './file-writer.ts';
+import type { Deflated, Failure, Written } from './file-writer.ts';
 
 const WORKER_SCRIPT = codeFile('destination/write-worker.js');
 /** Files sent to each thread at once: one to write, one waiting, so that no thread waits on this one. */
 const EACH = 2;
 
+/** What a thread is asked to do: write a file, or deflate a plan's bytes. */
+type Task = { file: string; pieces: readonly Piece[]; there: boolean } | { deflate: { pieces: readonly Piece[]; size: number } };
+
 interface Job {
   id: number;
-  file: string;
-  pieces: readonly Piece[];
-  there: boolean;
-  resolve: (written: Written) => void;
+  task: Task;
+  resolve: (done: Written | Deflated) => void;
   reject: (error: Error) => void;
 }
 
@@ -35,6 +38,8 @@ interface Thread {
 export class WriterThreads {
   private readonly threads: Thread[];
   private readonly queue: Job[] = [];
+  /** Members to deflate, sent before the files in `queue`: the zip waits on them. */
+  private readonly urgent: Job[] = [];
   private next = 0;
   private broken?: Error;
 
@@ -44,12 +49,21 @@ export class WriterThreads {
 
   /** Writes the pieces into `file` in a thread (FileWriter.write). */
   write(file: string, pieces: readonly Piece[], there: boolean): Promise<Written> {
+    return this.ask({ file, pieces, there }, this.queue) as Promise<Written>;
+  }
+
+  /** A zip member of the pieces' `size` bytes, deflated in a thread (zip.ts, deflateMember). */
+  deflate(pieces: readonly Piece[], size: number): Promise<Deflated> {
+    return this.ask({ deflate: { pieces, size } }, this.urgent) as Promise<Deflated>;
+  }
+
+  private ask(task: Task, queue: Job[]): Promise<Written | Deflated> {
     return new Promise((resolve, reject) => {
       if (this.broken) {
         reject(this.broken);
         return;
       }
-      this.queue.push({ id: this.next++, file, pieces, there, resolve, reject });
+      queue.push({ id: this.next++, task, resolve, reject });
       this.deal();
     });
   }
@@ -71,14 +85,14 @@ export class WriterThreads {
   private start(): Thread {
     const worker = new Worker(WORKER_SCRIPT);
     const thread: Thread = { worker, jobs: new Map(), exited: new Promise((resolve) => worker.once('exit', resolve)) };
-    thread.worker.on('message', (message: { id: number; written?: Written; failure?: Failure } | { stopped: true }) => {
+    thread.worker.on('message', (message: { id: number; done?: Written | Deflated; failure?: Failure } | { stopped: true }) => {
       if ('stopped' in message) {
         thread.stopped?.();
         return;
       }
       const job = thread.jobs.get(message.id);
       thread.jobs.delete(message.id);
-      if (message.written) job?.resolve(message.written);
+      if (message.done) job?.resolve(message.done);
       else job?.reject(errorOf(message.failure ?? { message: 'no reply from the writer thread' }));
       this.deal();
     });
@@ -94,21 +108,22 @@ export class WriterThreads {
   private deal(): void {
     for (const thread of this.threads) {
       while (thread.jobs.size < EACH) {
-        const job = this.queue.shift();
+        const job = this.urgent.shift() ?? this.queue.shift();
         if (!job) return;
         thread.jobs.set(job.id, job);
-        thread.worker.postMessage({ id: job.id, file: job.file, pieces: job.pieces, there: job.there });
+        thread.worker.postMessage({ id: job.id, ...job.task });
       }
     }
   }
 
   /** Fails the files not sent to a thread yet (a file failed: the rest are not written). */
   cancel(error: Error): void {
-    this.fail(error);
+    for (const job of [...this.urgent.splice(0), ...this.queue.splice(0)]) job.reject(error);
   }
 
+  /** Fails what is waiting, and whatever is asked from now on. */
   private fail(error: Error): void {
     this.broken ??= error;
-    for (const job of this.queue.splice(0)) job.reject(error);
+    this.cancel(error);
   }
 }

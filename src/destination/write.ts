@@ -17,8 +17,7 @@ import { MARKER, WriteError, assertReplaceable, besideOutput, markerText, output
 import { fileChunks } from './compress.ts';
 import { OpenFiles, PieceReader, newSlot } from './pieces.ts';
 import { FileSums } from './sums.ts';
-import { WriterThreads } from './write-threads.ts';
-import { RUNS_COMPILED } from '../project.ts';
+import type { WriterThreads } from './write-threads.ts';
 import type { Slot } from './pieces.ts';
 import { SpareOutput, foldersOf } from './spare.ts';
 
@@ -49,10 +48,10 @@ export interface WriteOptions {
    */
   coming?: { paths: readonly string[]; plans: Promise<Plan[]> };
   /**
-   * Worker threads to write files in (write-threads.ts), where the code runs compiled: for a large
-   * output, whose files this thread alone would write one after another. None by default.
+   * Worker threads to write files in (write-threads.ts), which the caller ends: for a large output,
+   * whose files this thread alone would write one after another. None by default.
    */
-  threads?: number;
+  threads?: WriterThreads;
   /**
    * Files planned from the checksums of others (the download's list and page): the SHA-256 of each
    * plan `measured` picks is taken once it is written, in a thread of its own (sums.ts), or found in
@@ -95,8 +94,7 @@ export async function writePlans(
   // a web server running as another user must be able to read.
   const id = `${process.pid}-${randomBytes(6).toString('hex')}`;
   const staging = besideOutput(target, 'new', id);
-  // Started first: they load their code while this thread readies the staging folder.
-  const threads = RUNS_COMPILED && (options.threads ?? 0) > 0 ? new WriterThreads(options.threads ?? 0) : undefined;
+  const threads = options.threads;
   const spare = options.spare === undefined ? undefined : new SpareOutput(options.spare);
   // What the staging folder holds, by path (the spare output's files, or nothing), and the
   // folders it holds that this output keeps.
@@ -243,7 +241,7 @@ export async function writePlans(
     throw new WriteError(`cannot write the output: ${(error as Error).message}; ${outDir} was left as it was`);
   } finally {
     files.close();
-    await Promise.all([fileSums.close(), threads?.close()]);
+    await fileSums.close();
   }
   const manifest = manifestOf([...plans, ...comingPlans, ...latePlans]);
   // The output replaced is kept for the next build when what it holds is known.

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { DOWNLOAD_DIR, isBrowserFile } from '../../hosting/routes.ts';
 import { StaleBytesError, planOf } from '../plan.ts';
 import type { Bytes, Piece, Plan } from '../plan.ts';
-import { ZIP_LEVEL, byName, deflateMemberAsync, localHeader, zipTail } from './zip.ts';
+import { ZIP_LEVEL, byName, localHeader, zipTail } from './zip.ts';
 import type { ZipMember } from './zip.ts';
 
 export const BROWSER_ZIP = `${DOWNLOAD_DIR}/browser.zip`;
@@ -37,7 +37,7 @@ export interface DeflatedStore {
   keep(used: ReadonlySet<string>): void;
 }
 
-/** Members deflated at once, on the thread pool. */
+/** Members asked for at once. */
 const IN_FLIGHT = 4;
 
 /**
@@ -53,28 +53,27 @@ export function browserPlans(plans: readonly Plan[]): Plan[] {
   return plans.filter((p) => isBrowserFile(p.path) && !p.compression).sort((a, b) => byName(a.path, b.path));
 }
 
-/** Reads a plan's bytes whole; each call of a `ReaderFor` makes one, used by one member at a time. */
-export type ReaderFor = () => (plan: Plan) => Uint8Array;
+/** A member made of a plan's bytes: their CRC-32 and size, and the bytes deflated at ZIP_LEVEL (zip.ts, deflateMember). */
+export type Deflate = (plan: Plan) => Promise<{ crc: number; size: number; deflated: Uint8Array }>;
 
 /**
  * The zip's plan, from the build's plans (the browser's files among them): each browser file's
- * member taken from `store` when its key is there, else read (through a reader `readerFor` makes)
- * and deflated, and stored. The first members to deflate, the largest, are read and handed to the
- * thread pool before this returns, so the caller may do other work while they are deflated.
+ * member taken from `store` when its key is there, else made by `deflate`, and stored. The first
+ * members to deflate, the largest, are asked for before this returns, so the caller may do other
+ * work while they are deflated.
  */
-export async function planBrowserZip(plans: readonly Plan[], store: DeflatedStore, readerFor: ReaderFor): Promise<Plan> {
+export async function planBrowserZip(plans: readonly Plan[], store: DeflatedStore, deflate: Deflate): Promise<Plan> {
   const files = browserPlans(plans);
   const keys = files.map(memberKey);
   const found: (StoredMember | undefined)[] = keys.map((key) => store.get(key));
   const missing = files.flatMap((plan, i) => (found[i] ? [] : [i])).sort((a, b) => (files[b]?.size ?? 0) - (files[a]?.size ?? 0));
   let next = 0;
   const lane = async (): Promise<void> => {
-    const read = readerFor();
     for (let at = next++; at < missing.length; at = next++) {
       const i = missing[at] as number;
       const plan = files[i] as Plan;
       const key = keys[i] as string;
-      const member = await deflateMemberAsync(read(plan));
+      const member = await deflate(plan);
       store.put(key, member);
       found[i] = { crc: member.crc, size: member.size, compressedSize: member.deflated.length, bytes: member.deflated };
     }

@@ -659,15 +659,20 @@ describe('writing in worker threads', () => {
       const third = plans(3).map((p, i) => (i % 2 ? p : planOf(p.path, ['short ' + i])));
       const three = await writePlans(third, out, { threads, spare, previous: two.manifest });
       await writePlans(third, path.join(dir, 'here'));
+      // A file's checksum, taken as a thread writes it.
+      const hashed = await threads.write(path.join(dir, 'hashed.txt'), plans(3)[1].pieces, false, true);
+      const crypto = await import('node:crypto');
+      const sha256 = crypto.createHash('sha256').update((await import('node:fs')).readFileSync(path.join(dir, 'hashed.txt'))).digest('hex');
       // A zip member of the same pieces, deflated in a thread.
       const member = await threads.deflate(plans(3)[1].pieces, plans(3)[1].size);
       const zlib = await import('node:zlib');
       const inflated = zlib.inflateRawSync(member.deflated).toString('utf8');
       const fs = await import('node:fs');
       const read = (folder) => Object.fromEntries(Array.from({ length: 40 }, (_, i) => [i, fs.readFileSync(path.join(dir, folder, 'f/' + i + '.txt'), 'utf8')]));
-      console.log(JSON.stringify({ threads: read('out'), here: read('here'), recycled: three.stats.recycled, written: three.stats.written, threaded: three.stats.threaded, member: { crc: member.crc, size: member.size, inflated, crcOfInflated: zlib.crc32(inflated) >>> 0 } }));`,
+      console.log(JSON.stringify({ threads: read('out'), here: read('here'), recycled: three.stats.recycled, written: three.stats.written, threaded: three.stats.threaded, member: { crc: member.crc, size: member.size, inflated, crcOfInflated: zlib.crc32(inflated) >>> 0 }, hashed: { ...hashed, expected: sha256 } }));`,
     );
-    const { threads, here, recycled, written, threaded, member } = got as {
+    const { threads, here, recycled, written, threaded, member, hashed } = got as {
+      hashed: { bytes: number; sha256: string; expected: string };
       member: { crc: number; size: number; inflated: string; crcOfInflated: number };
       threads: Record<string, string>;
       here: Record<string, string>;
@@ -686,6 +691,8 @@ describe('writing in worker threads', () => {
     expect(member.inflated).toBe(threads['1']);
     expect(member.size).toBe(Buffer.byteLength(member.inflated));
     expect(member.crc).toBe(member.crcOfInflated);
+    expect(hashed.sha256).toBe(hashed.expected);
+    expect(hashed.bytes).toBe(Buffer.byteLength(threads['1'] ?? ''));
   });
 
   test('a cached text of another size than recorded, or gone, stops the write and leaves no output', async () => {

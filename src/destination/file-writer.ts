@@ -2,6 +2,7 @@
 // thread (write-threads.ts). Its pieces are read from the build cache's files (kept open for the
 // next plans), shifted and filled as they pass (pieces.ts), gathered into large writes, and written.
 
+import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, ftruncateSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { StaleBytesError } from '../outputs/plan.ts';
 import type { Piece } from '../outputs/plan.ts';
@@ -23,6 +24,8 @@ export interface Written {
   bytes: number;
   /** Whether the file at its path was written over (else it was made new). */
   reused: boolean;
+  /** The SHA-256 of the bytes written (hex), when it was asked for. */
+  sha256?: string;
 }
 
 export class FileWriter {
@@ -33,10 +36,13 @@ export class FileWriter {
 
   /**
    * Writes the pieces' bytes into a new file, or over the file at its path when `there` is one
-   * the staging folder held (spare.ts) and nothing else links it.
+   * the staging folder held (spare.ts) and nothing else links it; with `hash`, takes their SHA-256
+   * as they pass (a download file's, which its checksum list needs), where reading the file again
+   * once written cost a thread of its own as long as the rest of a rebuild's writing.
    */
-  write(file: string, pieces: readonly Piece[], there: boolean): Written {
+  write(file: string, pieces: readonly Piece[], there: boolean, hash = false): Written {
     const { fd, reused } = openOver(file, there);
+    const sha256 = hash ? createHash('sha256') : undefined;
     try {
       let at = 0;
       // How much the gathering buffer holds, and the file offset it starts at.
@@ -47,6 +53,7 @@ export class FileWriter {
         held = 0;
       };
       for (const chunk of this.reader.chunksIn(pieces, () => this.slot)) {
+        sha256?.update(chunk);
         if (chunk.length >= GATHERED) {
           flush();
           writeFully(fd, chunk, at);
@@ -61,7 +68,7 @@ export class FileWriter {
       flush();
       // A file longer than the new text loses its tail.
       if (reused) ftruncateSync(fd, at);
-      return { bytes: at, reused };
+      return { bytes: at, reused, ...(sha256 ? { sha256: sha256.digest('hex') } : {}) };
     } finally {
       closeSync(fd);
     }

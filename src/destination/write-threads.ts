@@ -17,7 +17,8 @@ const WORKER_SCRIPT = codeFile('destination/write-worker.js');
 const EACH = 2;
 
 /** What a thread is asked to do: write a file, or deflate a plan's bytes. */
-type Task = { file: string; pieces: readonly Piece[]; there: boolean } | { deflate: { pieces: readonly Piece[]; size: number } };
+type Task =
+  { file: string; pieces: readonly Piece[]; there: boolean; hash: boolean } | { deflate: { pieces: readonly Piece[]; size: number } };
 
 interface Job {
   id: number;
@@ -47,9 +48,9 @@ export class WriterThreads {
     this.threads = Array.from({ length: count }, () => this.start());
   }
 
-  /** Writes the pieces into `file` in a thread (FileWriter.write). */
-  write(file: string, pieces: readonly Piece[], there: boolean): Promise<Written> {
-    return this.ask({ file, pieces, there }, this.queue) as Promise<Written>;
+  /** Writes the pieces into `file` in a thread, and takes its SHA-256 if `hash` says (FileWriter.write). */
+  write(file: string, pieces: readonly Piece[], there: boolean, hash = false): Promise<Written> {
+    return this.ask({ file, pieces, there, hash }, this.queue) as Promise<Written>;
   }
 
   /** A zip member of the pieces' `size` bytes, deflated in a thread (zip.ts, deflateMember). */

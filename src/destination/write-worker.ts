@@ -6,7 +6,9 @@ import type { Piece } from '../outputs/plan.ts';
 import { FileWriter, failureOf } from './file-writer.ts';
 
 const writer = new FileWriter();
-type Job = { id: number } & ({ file: string; pieces: Piece[]; there: boolean } | { deflate: { pieces: Piece[]; size: number } });
+type Job = { id: number } & (
+  { file: string; pieces: Piece[]; there: boolean; hash: boolean } | { deflate: { pieces: Piece[]; size: number } }
+);
 
 parentPort?.on('message', (job: Job | { stop: true }) => {
   if ('stop' in job) {
@@ -15,7 +17,8 @@ parentPort?.on('message', (job: Job | { stop: true }) => {
     return;
   }
   try {
-    const done = 'deflate' in job ? writer.deflate(job.deflate.pieces, job.deflate.size) : writer.write(job.file, job.pieces, job.there);
+    const done =
+      'deflate' in job ? writer.deflate(job.deflate.pieces, job.deflate.size) : writer.write(job.file, job.pieces, job.there, job.hash);
     parentPort?.postMessage({ id: job.id, done });
   } catch (error) {
     parentPort?.postMessage({ id: job.id, failure: failureOf(error) });

@@ -169,17 +169,21 @@ export async function writePlans(
       } else {
         // Once a file has failed the rest are not started: the staging folder goes anyway.
         const threaded = threads !== undefined && sendable(plan);
-        const result = threaded
+        // A thread takes a measured file's checksum as it writes it.
+        const result: { bytes: number; reused: boolean; sha256?: string } | undefined = threaded
           ? failure
             ? undefined
-            : await threads.write(file, plan.pieces, there)
+            : await threads.write(file, plan.pieces, there, measured)
           : await writers.run(async (writer) => (failure ? undefined : writer.write(file, plan, there)));
         if (!result) return;
         if (threaded) stats.threaded++;
         stats.bytes += result.bytes;
         stats.written++;
         if (result.reused) stats.recycled++;
-        if (measured) {
+        if (result.sha256 !== undefined) {
+          sums.set(plan.path, result.sha256);
+          late?.known.set(plan.key, result.sha256);
+        } else if (measured) {
           summing.push(
             fileSums.sum(file, result.bytes).then((sum) => {
               sums.set(plan.path, sum);

@@ -71,6 +71,12 @@ const READ: [string, string, unknown][] = [
   ['a no-break space, which is text and not a space', 'a: \u00a0x\u00a0\n', { a: '\u00a0x\u00a0' }],
   ['keys named like an object’s own properties', 'constructor: 1\ntoString: 2\n', { constructor: 1, toString: 2 }],
   ['text with brackets and quotes inside', 'd: Flux [mJy] of the \'best\' "fit"\n', { d: `Flux [mJy] of the 'best' "fit"` }],
+  [
+    'text ending like a block scalar’s header, and a \\U escape, which is none outside double quotes',
+    'a: x |2\nb: y \\U00110000\n',
+    { a: 'x |2', b: 'y \\U00110000' },
+  ],
+  ['a key of 1,024 characters', `${'k'.repeat(1024)}: 1\n`, { ['k'.repeat(1024)]: 1 }],
 ];
 
 const DECLINED: [string, string][] = [
@@ -95,6 +101,7 @@ const DECLINED: [string, string][] = [
   ['a document marker', '---\na: 1\n'],
   ['an empty file', ''],
   ['a key without a space after its colon', 'a:1\n'],
+  ['a key of more than 1,024 characters', `${'k'.repeat(1025)}: 1\n`],
   ['a key indented where no mapping is', 'a:\n    b: 1\n  c: 2\n'],
   ['a list item that is a list', '- - 1\n'],
   ['a mapping value on a key’s line', 'a: b: c\n'],
@@ -109,6 +116,8 @@ describe('reads what it can, as js-yaml does', () => {
     const read = readSimpleYaml(text);
     expect(read?.value).toStrictEqual(expected);
     expect(read?.value).toStrictEqual(load(text));
+    // Both parsers read it alike, as the fast path relies on.
+    expect(parseFile('x.yaml', text).file?.data).toEqual(expected);
   });
 });
 

@@ -15,8 +15,11 @@ import { CORE_SCHEMA } from 'js-yaml';
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const UNSURE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]/;
 
-/** Keys it takes: names. Not null, a boolean, a number or `__proto__`, which js-yaml reads specially. */
-const KEY = /^[A-Za-z_][A-Za-z0-9_./-]*$/;
+/**
+ * Keys it takes: names, of at most 1,024 characters (YAML's limit for a key on its line, which
+ * js-yaml does not keep). Not null, a boolean, a number or `__proto__`, which js-yaml reads specially.
+ */
+const KEY = /^[A-Za-z_][A-Za-z0-9_./-]{0,1023}$/;
 const NOT_KEYS = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE', '__proto__']);
 
 /** Characters a plain scalar it takes may not start with (indicators, quotes and comments). */

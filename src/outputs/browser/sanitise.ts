@@ -86,15 +86,27 @@ export function sanitiseHtml(html: string): string {
 
 const CLEAN = new Map<string, string>();
 
+/** The sanitiser's own reading of the HTML, without the shortcut for plain markup: what the shortcut must give. */
+export function sanitiseWithParser(html: string): string {
+  return sanitizeHtml(html, OPTIONS);
+}
+
 /** Allowed elements that are never void and never carry an attribute. */
 const BARE_TAGS = new Set(ALLOWED_TAGS.filter((t) => t !== 'a' && t !== 'br'));
 
-const TOKEN = /<(\/?)([a-z][a-z0-9]*)>|&(?:lt|gt|amp|quot|#[0-9]{1,7});|[<&]/g;
+/**
+ * A tag without attributes; a link whose only attribute is an absolute http(s) or mailto address
+ * written plainly (characters the sanitiser leaves as they are: no entity, quote, space or
+ * bracket); an entity of text; or a `<` or `&` of anything else.
+ */
+const TOKEN =
+  /<(\/?)([a-z][a-z0-9]*)>|<a href="((?:https?:\/\/|mailto:)[\w\-.~:/?#@!$'()*+,;=%]*)">|&(?:lt|gt|amp|quot|#[0-9]{1,7});|[<&]/g;
 
 /**
  * Markup already as plain as the allow-list's output (allowed elements without attributes, each
- * closed in order, and only the named or numeric entities of text), with `>` in text escaped; or
- * undefined when it holds anything else, for the sanitiser to read. Such text is most of what
+ * closed in order, links to absolute addresses not inside another, and only the named or numeric
+ * entities of text), with `>` in text escaped and each link given the rel the sanitiser gives it;
+ * or undefined when it holds anything else, for the sanitiser to read. Such text is most of what
  * curators write, and nothing in it can run: reading it with a whole HTML parser is only slower.
  */
 function plainMarkup(html: string): string | undefined {
@@ -102,15 +114,22 @@ function plainMarkup(html: string): string | undefined {
   let out = '';
   let from = 0;
   for (const match of html.matchAll(TOKEN)) {
-    const [token, closing, tag] = match;
-    if (tag === undefined) {
+    const [token, closing, tag, href] = match;
+    let kept = token;
+    if (href !== undefined) {
+      if (open.includes('a')) return undefined;
+      open.push('a');
+      kept = `<a href="${href}" rel="noopener noreferrer">`;
+    } else if (tag === undefined) {
       if (token === '<' || token === '&') return undefined;
+    } else if (closing === '/' && tag === 'a') {
+      if (open.pop() !== 'a') return undefined;
     } else {
       if (!BARE_TAGS.has(tag)) return undefined;
       if (closing === '') open.push(tag);
       else if (open.pop() !== tag) return undefined;
     }
-    out += html.slice(from, match.index).replaceAll('>', '&gt;') + token;
+    out += html.slice(from, match.index).replaceAll('>', '&gt;') + kept;
     from = match.index + token.length;
   }
   if (open.length > 0) return undefined;

@@ -29,7 +29,8 @@ import type { Digest } from './digest.ts';
 import type { ScanIndex } from './scan.ts';
 import { processRunning } from '../destination/folder.ts';
 import { discard } from '../destination/spare.ts';
-import type { Manifest } from '../outputs/plan.ts';
+import { readStored } from '../destination/pieces.ts';
+import type { Manifest, StoredBytes } from '../outputs/plan.ts';
 import type { Fragment } from '../outputs/fragment.ts';
 import type { Recall } from '../outputs/planner.ts';
 import type { DeflatedStore, StoredMember } from '../outputs/download/browser-zip.ts';
@@ -58,15 +59,18 @@ export function lostFromCache(file: string, error: unknown): CacheError {
   return new CacheError(`the build cache lost ${path.basename(file)} (${(error as Error).message})`);
 }
 
-/** Gives `head` its nodes (a group's tables, a facility's bands) as a property read from `file` when first asked for. */
-function lazyNodes(head: Record<string, unknown>, key: string, file: string): void {
+/**
+ * Gives `head` its nodes (a group's tables, a facility's bands) as a property read when first asked
+ * for: from `file`, or from the bytes `at` gives in it.
+ */
+function lazyNodes(head: Record<string, unknown>, key: string, file: string, at?: StoredBytes): void {
   let nodes: unknown;
   Object.defineProperty(head, key, {
     enumerable: true,
     get() {
       if (nodes === undefined) {
         try {
-          nodes = deserialize(readFileSync(file));
+          nodes = deserialize(at ? readStored(at) : readFileSync(file));
         } catch (error) {
           throw lostFromCache(file, error);
         }
@@ -91,12 +95,14 @@ interface StoredTexts extends Pick<Fragment, 'key' | 'counts' | 'latest' | 'chil
   sizes: [compact: number, page: number, pageBreaks: number];
   /** Each unit text's size, offset and NUL marks, and its hash where it has one. */
   texts: Record<string, [size: number, offset: number, marks: number, hash?: string]>;
+  /** The size of the nodes packed after the texts (serialised), if they are. */
+  nodes?: number;
 }
 
 /** A fragment whose texts are in the pack file `file`, where the entry says. */
 function storedFragment(file: string, stored: StoredTexts): Fragment {
   const [compact, page, pageBreaks] = stored.sizes;
-  let fileSize = compact + page;
+  let fileSize = compact + page + (stored.nodes ?? 0);
   for (const [size] of Object.values(stored.texts)) fileSize += size;
   const texts = Object.fromEntries(
     Object.entries(stored.texts).map(([name, [size, offset, marks, hash]]) => [
@@ -222,14 +228,28 @@ export function openCache(dir: string): Cache {
     }
   };
   const made = new Set<string>();
+  const folderOf = (file: string): void => {
+    const folder = path.dirname(file);
+    if (!made.has(folder)) mkdirSync(folder, { recursive: true });
+    made.add(folder);
+  };
+  // Written where it goes, at once; says whether it was.
+  const saveDirect = (file: string, buffers: readonly Uint8Array[]): boolean => {
+    try {
+      folderOf(file);
+      writeAll(file, buffers);
+      return true;
+    } catch {
+      rmSync(file, { force: true });
+      return false;
+    }
+  };
   // Written to a temporary name first, so a build killed mid-write leaves no half entry behind.
   // Says whether the file was kept.
   const save = (file: string, bytes: Uint8Array | string | readonly Uint8Array[]): boolean => {
     const temp = `${file}.${process.pid}.tmp`;
     try {
-      const folder = path.dirname(file);
-      if (!made.has(folder)) mkdirSync(folder, { recursive: true });
-      made.add(folder);
+      folderOf(file);
       if (typeof bytes === 'string' || bytes instanceof Uint8Array) writeFileSync(temp, bytes);
       else writeAll(temp, bytes);
       renameSync(temp, file);
@@ -308,10 +328,15 @@ export function openCache(dir: string): Cache {
       // writes. A group's or facility's nodes are read only if something asks for them (the
       // rules, when the shapes changed). Something missing by then stops the build, which starts
       // again cold (build.ts).
-      const stored = digest as Digest & { fragmentKey?: string; fragmentSizes?: [number, number, number]; nodesKey?: string } & Partial<
-          Record<'fragmentTexts', Record<string, [number, number, number, string?]>>
-        > &
+      const stored = digest as Digest & {
+        fragmentKey?: string;
+        fragmentSizes?: [number, number, number];
+        nodesKey?: string;
+        packedNodes?: number;
+      } & Partial<Record<'fragmentTexts', Record<string, [number, number, number, string?]>>> &
         Partial<Pick<Fragment, 'counts' | 'latest' | 'children'>>;
+      const pack = packFile(path.join(digests, key));
+      let packed: Fragment | undefined;
       if (
         stored.fragmentKey &&
         stored.fragmentSizes &&
@@ -320,24 +345,44 @@ export function openCache(dir: string): Cache {
         stored.latest !== undefined &&
         stored.children
       ) {
-        digest.fragment = storedFragment(packFile(path.join(digests, key)), {
+        digest.fragment = packed = storedFragment(pack, {
           key: stored.fragmentKey,
           sizes: stored.fragmentSizes,
           texts: stored.fragmentTexts,
           counts: stored.counts,
           latest: stored.latest,
           children: stored.children,
+          ...(stored.packedNodes === undefined ? {} : { nodes: stored.packedNodes }),
         });
       }
-      if (stored.nodesKey) lazyNodes(digest.data as Record<string, unknown>, stored.nodesKey, path.join(digests, `${key}.nodes.v8`));
+      if (stored.nodesKey) {
+        // After the texts in their pack, or in a file of their own.
+        const compact = packed?.compact;
+        const at =
+          stored.packedNodes !== undefined && compact && !(compact instanceof Uint8Array)
+            ? { file: pack, size: stored.packedNodes, offset: compact.fileSize - stored.packedNodes, fileSize: compact.fileSize }
+            : undefined;
+        lazyNodes(digest.data as Record<string, unknown>, stored.nodesKey, at ? pack : path.join(digests, `${key}.nodes.v8`), at);
+      }
       cache.hits++;
       return digest;
     },
     put(digest) {
       const { fragment, ...rest } = digest;
       const entry: Record<string, unknown> = rest;
+      // A group's or facility's nodes (its tables, its bands): the lists its kind keeps children
+      // in, kept apart from the rest of the entry.
+      const nodesKey = digest.kind === 'Retired' ? undefined : childrenOf(digest.kind)[0]?.key;
+      let nodes: Uint8Array | undefined;
+      if (nodesKey && digest.data && typeof digest.data === 'object' && nodesKey in digest.data) {
+        const { [nodesKey]: list, ...head } = digest.data as Record<string, unknown>;
+        nodes = serialize(list);
+        Object.assign(entry, { data: head, nodesKey });
+      }
       // The texts as plain files of bytes, copied into outputs without decoding, and the nodes
-      // apart from the rest; the entry itself last, so an entry is only ever found whole.
+      // after them; the entry itself last, so an entry is only ever found whole. The pack is
+      // written as it is, not under a temporary name first (a pack without its entry is never
+      // read): a cold build of the L archive spent more time making files than writing them.
       let stored: StoredTexts | undefined;
       if (fragment) {
         if (!(fragment.compact instanceof Uint8Array && fragment.page instanceof Uint8Array))
@@ -353,23 +398,28 @@ export function openCache(dir: string): Cache {
           texts[name] = text.hash === undefined ? [size, offset, text.marks] : [size, offset, text.marks, text.hash];
           offset += size;
         }
+        if (nodes) {
+          packed.push(nodes);
+          entry.packedNodes = nodes.length;
+        }
         // Without its pack, the entry is not written: it would be found without its texts.
-        if (!save(packFile(path.join(digests, digest.key)), packed)) return undefined;
+        if (!saveDirect(packFile(path.join(digests, digest.key)), packed)) return undefined;
         entry.fragmentKey = fragment.key;
         entry.fragmentSizes = sizes;
         entry.fragmentTexts = texts;
         entry.counts = fragment.counts;
         entry.latest = fragment.latest;
         entry.children = fragment.children;
-        stored = { key: fragment.key, sizes, texts, counts: fragment.counts, latest: fragment.latest, children: fragment.children };
-      }
-      // A group's or facility's nodes (its tables, its bands): the lists its kind keeps children in.
-      const nodesKey = digest.kind === 'Retired' ? undefined : childrenOf(digest.kind)[0]?.key;
-      if (nodesKey && digest.data && typeof digest.data === 'object' && nodesKey in digest.data) {
-        const { [nodesKey]: nodes, ...head } = digest.data as Record<string, unknown>;
-        save(path.join(digests, `${digest.key}.nodes.v8`), serialize(nodes));
-        Object.assign(entry, { data: head, nodesKey });
-      }
+        stored = {
+          key: fragment.key,
+          sizes,
+          texts,
+          counts: fragment.counts,
+          latest: fragment.latest,
+          children: fragment.children,
+          ...(nodes ? { nodes: nodes.length } : {}),
+        };
+      } else if (nodes) save(path.join(digests, `${digest.key}.nodes.v8`), nodes);
       if (!save(path.join(digests, `${digest.key}.v8`), serialize(entry)) || !stored) return undefined;
       return storedFragment(packFile(path.join(digests, digest.key)), stored);
     },

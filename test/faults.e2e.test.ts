@@ -285,19 +285,37 @@ describe.skipIf(!CAN_MOUNT)('a full disk', () => {
    * Builds once into a 2 MB file system mounted at `mnt`, fills it to `free` bytes, changes the
    * metadata and builds again; reports the second build and whether the first output is unchanged.
    */
-  async function fullDisk(where: 'output' | 'cache', free: string): Promise<{ code: number; stderr: string; same: boolean; left: string }> {
+  /**
+   * Builds, fills the file system of the output or the cache but `free` bytes, edits a catalogue
+   * group and builds again. The fixture by default; the synthetic S archive, whose output the
+   * writer threads write (it is over their size), in a file system of `size` for its 70 MB.
+   */
+  async function fullDisk(
+    where: 'output' | 'cache',
+    free: string,
+    archive: 'fixture' | 'S' = 'fixture',
+  ): Promise<{ code: number; stderr: string; same: boolean; left: string }> {
     const dir = await tempdir();
-    await cp(FIXTURE, path.join(dir, 'metadata'), { recursive: true });
+    let group = 'metadata/alpha/dr1/catalogues/SpecCat.yaml';
+    if (archive === 'S') {
+      const files = generateArchive('S');
+      for (const [relative, text] of files) {
+        await mkdir(path.dirname(path.join(dir, 'metadata', relative)), { recursive: true });
+        await writeFile(path.join(dir, 'metadata', relative), text);
+      }
+      const edited = [...files].find(([relative, text]) => relative.includes('/catalogues/') && /^description: [A-Za-z][^'"#:\n]*$/m.test(text));
+      group = `metadata/${edited?.[0] ?? ''}`;
+    } else await cp(FIXTURE, path.join(dir, 'metadata'), { recursive: true });
     await mkdir(path.join(dir, 'mnt'));
     const [out, cache] = where === 'output' ? ['mnt/out', 'cache'] : ['out', 'mnt/cache'];
     const build = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} build --out ${out} --cache-dir ${cache}`;
     const script = [
       'set -u',
-      'mount -t tmpfs -o size=2m tmpfs mnt',
+      `mount -t tmpfs -o size=${archive === 'S' ? '160m' : '2m'} tmpfs mnt`,
       `${build} > /dev/null || exit 90`,
       'sums() { find out mnt/out -type f 2>/dev/null | LC_ALL=C sort | xargs sha256sum; }',
       'sums > before',
-      "sed -i 's/^description: \\(.*\\)$/description: \\1 Revised./' metadata/alpha/dr1/catalogues/SpecCat.yaml",
+      `sed -i 's/^description: \\(.*\\)$/description: \\1 Revised./' ${group}`,
       `dd if=/dev/zero of=mnt/fill bs=4k 2> /dev/null; truncate -s -${free} mnt/fill`,
       `${build} > /dev/null 2> stderr; echo $? > code`,
       'rm mnt/fill',
@@ -334,6 +352,16 @@ describe.skipIf(!CAN_MOUNT)('a full disk', () => {
   ] as const)('under the %s, %s bytes free: exit 2, one sentence of what to do, the output as it was', async (where, free, message) => {
     const result = await fullDisk(where, free);
     expect(result.stderr).toMatch(message);
+    expect(result.code).toBe(2);
+    expect(result.same).toBe(true);
+    expect(result.left).toBe('');
+  });
+
+  test('under the output of an archive the writer threads write, 8k bytes free: exit 2, what to do, the output as it was', async () => {
+    const result = await fullDisk('output', '8k', 'S');
+    expect(result.stderr).toMatch(
+      /^archive-schema: cannot write \S+ of the output: ENOSPC: no space left on device, write; .*\/mnt\/out was left as it was; free some space and build again\n$/,
+    );
     expect(result.code).toBe(2);
     expect(result.same).toBe(true);
     expect(result.left).toBe('');

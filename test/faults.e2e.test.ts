@@ -303,7 +303,9 @@ describe.skipIf(!CAN_MOUNT)('a full disk', () => {
         await mkdir(path.dirname(path.join(dir, 'metadata', relative)), { recursive: true });
         await writeFile(path.join(dir, 'metadata', relative), text);
       }
-      const edited = [...files].find(([relative, text]) => relative.includes('/catalogues/') && /^description: [A-Za-z][^'"#:\n]*$/m.test(text));
+      const edited = [...files].find(
+        ([relative, text]) => relative.includes('/catalogues/') && /^description: [A-Za-z][^'"#:\n]*$/m.test(text),
+      );
       group = `metadata/${edited?.[0] ?? ''}`;
     } else await cp(FIXTURE, path.join(dir, 'metadata'), { recursive: true });
     await mkdir(path.join(dir, 'mnt'));

@@ -167,6 +167,7 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
   }
 }
 
+/** Plans every output, and writes it into the output folder (or, on a dry run, compares it with it). */
 async function planAndWrite(
   options: BuildOptions,
   cache: Cache,
@@ -188,7 +189,8 @@ async function planAndWrite(
   }
   const spare = cache.spare(options.outDir);
   const onProgress = options.onProgress;
-  // The download's checksums are taken once its files are written, and its list and page written last.
+  // The download's checksums are taken as its files are written (or once they are), and its list
+  // and page are written last.
   const download = planned.filter(isDownloadData);
   const written = await writePlans(planned, options.outDir, {
     ...(previous ? { previous } : {}),
@@ -214,8 +216,8 @@ async function planAndWrite(
 /**
  * Every file of every output, planned in memory, but those made of others' checksums
  * (downloadIndex, which are in the download and so never precompressed), with their precompressed
- * copies if asked for. The browser's zip is planned from the others' plans, its members deflated
- * here unless the cache has them.
+ * copies if asked for. The browser's zip is planned from the browser's plans, its members made by
+ * `deflate` unless the cache has them, and comes once they are.
  */
 function planOutputs(
   archive: Archive,
@@ -231,9 +233,9 @@ function planOutputs(
   // Placeholders hold a NUL character, which validation refuses in data, so a placeholder can only
   // be one (a SpliceError here is a bug, never a reason to publish something else).
   const input = { archive, fragments, baseUrl: options.baseUrl, recall: cache.recall };
-  // The browser's files first: the zip of them starts deflating the pages that changed on the
-  // thread pool, which it does while the other outputs are planned here, and written (the zip
-  // comes once they are all deflated; the download is never precompressed).
+  // The browser's files first: the zip of them starts deflating the pages that changed (in the
+  // writer threads, or on the thread pool) while the other outputs are planned here, and written
+  // (the zip comes once they are all deflated; the download is never precompressed).
   const browser = planBrowser(input);
   const zip = planBrowserZip(browser, cache.deflated, deflate).then((plan) => [plan]);
   // Should something fail before it is awaited, the failure reported is that one.

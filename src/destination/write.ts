@@ -43,8 +43,9 @@ export interface WriteOptions {
   onFile?: (done: number, total: number) => void;
   /**
    * Files still being planned when the others are (the download's zip, whose members are deflated
-   * on the thread pool meanwhile): written once they come, after the others and before the late
-   * ones. Their paths are known already. Should planning them fail, that failure is thrown as it is.
+   * meanwhile, in the writer threads or on the thread pool): written once they come, after the
+   * others and before the late ones. Their paths are known already. Should planning them fail,
+   * that failure is thrown as it is.
    */
   coming?: { paths: readonly string[]; plans: Promise<Plan[]> };
   /**

@@ -6,7 +6,7 @@
 // build are hard-linked from it instead of written again; a file linked from anywhere else is
 // never written over, so sharing files between the old and new folder is safe.
 
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { constants, copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
@@ -16,7 +16,7 @@ import type { Manifest, Plan } from '../outputs/plan.ts';
 import { MARKER, WriteError, assertReplaceable, besideOutput, markerText, outputBuildId, swap } from './folder.ts';
 import { fileChunks } from './compress.ts';
 import { OpenFiles, PieceReader, newSlot } from './pieces.ts';
-import { FileSums } from './sums.ts';
+import type { Written } from './file-writer.ts';
 import type { WriterThreads } from './write-threads.ts';
 import type { Slot } from './pieces.ts';
 import { SpareOutput, foldersOf } from './spare.ts';
@@ -55,10 +55,9 @@ export interface WriteOptions {
   threads?: WriterThreads;
   /**
    * Files planned from the checksums of others (the download's list and page): the SHA-256 of each
-   * plan `measured` picks is taken once it is written, in a thread of its own (sums.ts), or found in
+   * plan `measured` picks is taken as it is written, by whichever thread writes it, or found in
    * `known`, by plan key, for a file linked rather than written; `plans` makes the late files from
-   * them, written last. The measured files are written first, so that their checksums are taken
-   * while the others are written.
+   * them, written last. The measured files are written first.
    */
   late?: {
     measured: (plan: Plan) => boolean;
@@ -128,15 +127,12 @@ export async function writePlans(
   const previous = options.previous && (await outputBuildId(target)) === options.previous.build ? options.previous : undefined;
   // The build cache's files the pieces are read from, open until everything is written.
   const files = new OpenFiles();
-  const fileSums = new FileSums();
   const measured = (plan: Plan) => late?.measured(plan) ?? false;
   const order = [...plans.filter(measured), ...plans.filter((plan) => !measured(plan))];
   // Each file's placing, settled when it is in the staging folder or has failed.
   const jobs: Promise<void>[] = [];
   try {
     const writers = new WriterPool(files);
-    // The checksums being taken, each added to `sums` when it is.
-    const summing: Promise<void>[] = [];
     // Folders known to be there.
     const made = new Set([...folders].map((folder) => path.join(staging, folder)));
     // The same bytes already written in this build (the ifs listing is the catalogues one until
@@ -151,7 +147,7 @@ export async function writePlans(
     /**
      * One file into the staging folder: left as it is when the staging folder holds it already, or
      * linked from `source` when there is one (either, for a `measured` file, when its checksum is
-     * known); written otherwise, and its checksum taken once it is.
+     * known); written otherwise, and its checksum taken as it is.
      */
     const place = async (plan: Plan, source: string | undefined, measured: boolean): Promise<void> => {
       const file = path.join(staging, plan.path);
@@ -170,12 +166,11 @@ export async function writePlans(
       } else {
         // Once a file has failed the rest are not started: the staging folder goes anyway.
         const threaded = threads !== undefined && sendable(plan);
-        // A thread takes a measured file's checksum as it writes it.
-        const result: { bytes: number; reused: boolean; sha256?: string } | undefined = threaded
+        const result: Written | undefined = threaded
           ? failure
             ? undefined
             : await threads.write(file, plan.pieces, there, measured)
-          : await writers.run(async (writer) => (failure ? undefined : writer.write(file, plan, there)));
+          : await writers.run(async (writer) => (failure ? undefined : writer.write(file, plan, there, measured)));
         if (!result) return;
         if (threaded) stats.threaded++;
         stats.bytes += result.bytes;
@@ -184,13 +179,6 @@ export async function writePlans(
         if (result.sha256 !== undefined) {
           sums.set(plan.path, result.sha256);
           late?.known.set(plan.key, result.sha256);
-        } else if (measured) {
-          summing.push(
-            fileSums.sum(file, result.bytes).then((sum) => {
-              sums.set(plan.path, sum);
-              late?.known.set(plan.key, sum);
-            }, failed(plan)),
-          );
         }
       }
       options.onFile?.(++index, total);
@@ -219,9 +207,8 @@ export async function writePlans(
       comingPlans = coming;
       jobs.push(...coming.map(start));
     }
-    // Every job and checksum ends before the staging folder may go; the first failure is reported.
+    // Every job ends before the staging folder may go; the first failure is reported.
     await Promise.all(jobs);
-    await Promise.all(summing);
     // The late files, made of the others' checksums, one after another.
     if (!failure && late) {
       latePlans = late.plans(sums, [...plans, ...comingPlans]);
@@ -246,7 +233,6 @@ export async function writePlans(
     throw new WriteError(`cannot write the output: ${(error as Error).message}; ${outDir} was left as it was`);
   } finally {
     files.close();
-    await fileSums.close();
   }
   const manifest = manifestOf([...plans, ...comingPlans, ...latePlans]);
   // The output replaced is kept for the next build when what it holds is known.
@@ -296,15 +282,17 @@ class PlanWriter {
 
   /**
    * Writes one plan's bytes into a new file, or over the file at its path when `there` is one of
-   * the spare output's; returns how many bytes it wrote and whether it wrote over that file.
+   * the spare output's; returns how many bytes it wrote and whether it wrote over that file, and
+   * with `hash` their SHA-256, taken as they pass.
    *
    * A listing is thousands of pieces, most of them a few hundred bytes (a survey's or release's
    * head, a small group's text): they are gathered into a buffer and written a megabyte at a time,
    * where one write each made a catalogue edit's rebuild of a large archive issue some ten
    * thousand writes. A large chunk goes out as it is, from the slot that holds it.
    */
-  async write(file: string, plan: Plan, there: boolean): Promise<{ bytes: number; reused: boolean }> {
+  async write(file: string, plan: Plan, there: boolean, hash = false): Promise<Written> {
     const { handle, reused } = await openOver(file, there);
+    const sha256 = hash ? createHash('sha256') : undefined;
     let at = 0;
     let stopped: unknown;
     // The gathering buffer, how much it holds, and the file offset it starts at.
@@ -324,6 +312,7 @@ class PlanWriter {
     };
     try {
       for await (const [slot, chunk] of this.chunks(plan)) {
+        sha256?.update(chunk);
         if (chunk.length >= GATHERED) {
           flush();
           send(slot, chunk, at);
@@ -350,7 +339,7 @@ class PlanWriter {
     if (failure === undefined && reused) await handle.truncate(at).catch((error: unknown) => (failure = error));
     await handle.close();
     if (failure !== undefined) throw failure instanceof Error ? failure : new Error(`writing failed: ${JSON.stringify(failure)}`);
-    return { bytes: at, reused };
+    return { bytes: at, reused, ...(sha256 ? { sha256: sha256.digest('hex') } : {}) };
   }
 
   /** The next gathering buffer, once its last write has ended. */

@@ -89,7 +89,10 @@ function packFile(base: string): string {
   return `${base}.texts`;
 }
 
-/** What an entry records of its fragment: its texts' sizes and places in the pack file, and the rest as it is. */
+/**
+ * What an entry records of its fragment (as `packed`): its texts' sizes and places in the pack
+ * file, and the rest as it is.
+ */
 interface StoredTexts extends Pick<Fragment, 'key' | 'counts' | 'latest' | 'children'> {
   /** The compact JSON's and the page text's sizes (one after the other at the file's start), and the page's line breaks. */
   sizes: [compact: number, page: number, pageBreaks: number];
@@ -99,11 +102,24 @@ interface StoredTexts extends Pick<Fragment, 'key' | 'counts' | 'latest' | 'chil
   nodes?: number;
 }
 
+/** The pack file's size: its texts, and the nodes after them. */
+function packSize(stored: StoredTexts): number {
+  let size = stored.sizes[0] + stored.sizes[1] + (stored.nodes ?? 0);
+  for (const [text] of Object.values(stored.texts)) size += text;
+  return size;
+}
+
+/** Where the nodes packed after the texts are in the pack file `file`, if they are. */
+function packedNodes(file: string, stored: StoredTexts): StoredBytes | undefined {
+  if (stored.nodes === undefined) return undefined;
+  const fileSize = packSize(stored);
+  return { file, size: stored.nodes, offset: fileSize - stored.nodes, fileSize };
+}
+
 /** A fragment whose texts are in the pack file `file`, where the entry says. */
 function storedFragment(file: string, stored: StoredTexts): Fragment {
   const [compact, page, pageBreaks] = stored.sizes;
-  let fileSize = compact + page + (stored.nodes ?? 0);
-  for (const [size] of Object.values(stored.texts)) fileSize += size;
+  const fileSize = packSize(stored);
   const texts = Object.fromEntries(
     Object.entries(stored.texts).map(([name, [size, offset, marks, hash]]) => [
       name,
@@ -328,41 +344,13 @@ export function openCache(dir: string): Cache {
       // writes. A group's or facility's nodes are read only if something asks for them (the
       // rules, when the shapes changed). Something missing by then stops the build, which starts
       // again cold (build.ts).
-      const stored = digest as Digest & {
-        fragmentKey?: string;
-        fragmentSizes?: [number, number, number];
-        nodesKey?: string;
-        packedNodes?: number;
-      } & Partial<Record<'fragmentTexts', Record<string, [number, number, number, string?]>>> &
-        Partial<Pick<Fragment, 'counts' | 'latest' | 'children'>>;
+      const { nodesKey, packed } = digest as Digest & { nodesKey?: string; packed?: StoredTexts };
       const pack = packFile(path.join(digests, key));
-      let packed: Fragment | undefined;
-      if (
-        stored.fragmentKey &&
-        stored.fragmentSizes &&
-        stored.fragmentTexts &&
-        stored.counts &&
-        stored.latest !== undefined &&
-        stored.children
-      ) {
-        digest.fragment = packed = storedFragment(pack, {
-          key: stored.fragmentKey,
-          sizes: stored.fragmentSizes,
-          texts: stored.fragmentTexts,
-          counts: stored.counts,
-          latest: stored.latest,
-          children: stored.children,
-          ...(stored.packedNodes === undefined ? {} : { nodes: stored.packedNodes }),
-        });
-      }
-      if (stored.nodesKey) {
+      if (packed) digest.fragment = storedFragment(pack, packed);
+      if (nodesKey) {
         // After the texts in their pack, or in a file of their own.
-        const compact = packed?.compact;
-        const at =
-          stored.packedNodes !== undefined && compact && !(compact instanceof Uint8Array)
-            ? { file: pack, size: stored.packedNodes, offset: compact.fileSize - stored.packedNodes, fileSize: compact.fileSize }
-            : undefined;
-        lazyNodes(digest.data as Record<string, unknown>, stored.nodesKey, at ? pack : path.join(digests, `${key}.nodes.v8`), at);
+        const at = packed && packedNodes(pack, packed);
+        lazyNodes(digest.data as Record<string, unknown>, nodesKey, at ? pack : path.join(digests, `${key}.nodes.v8`), at);
       }
       cache.hits++;
       return digest;
@@ -398,18 +386,9 @@ export function openCache(dir: string): Cache {
           texts[name] = text.hash === undefined ? [size, offset, text.marks] : [size, offset, text.marks, text.hash];
           offset += size;
         }
-        if (nodes) {
-          packed.push(nodes);
-          entry.packedNodes = nodes.length;
-        }
+        if (nodes) packed.push(nodes);
         // Without its pack, the entry is not written: it would be found without its texts.
         if (!saveDirect(packFile(path.join(digests, digest.key)), packed)) return undefined;
-        entry.fragmentKey = fragment.key;
-        entry.fragmentSizes = sizes;
-        entry.fragmentTexts = texts;
-        entry.counts = fragment.counts;
-        entry.latest = fragment.latest;
-        entry.children = fragment.children;
         stored = {
           key: fragment.key,
           sizes,
@@ -419,6 +398,7 @@ export function openCache(dir: string): Cache {
           children: fragment.children,
           ...(nodes ? { nodes: nodes.length } : {}),
         };
+        entry.packed = stored;
       } else if (nodes) save(path.join(digests, `${digest.key}.nodes.v8`), nodes);
       if (!save(path.join(digests, `${digest.key}.v8`), serialize(entry)) || !stored) return undefined;
       return storedFragment(packFile(path.join(digests, digest.key)), stored);

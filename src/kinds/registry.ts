@@ -49,6 +49,14 @@ export function childrenOf(type: KindType): readonly Child[] {
   return children.get(type) ?? [];
 }
 
+/**
+ * The first list a kind's items keep their children in (a group's `tables`, a facility's `bands`):
+ * the nodes a file's cache entry keeps apart, whose names its pages are named after.
+ */
+export function nodesKeyOf(type: KindType): string | undefined {
+  return childrenOf(type)[0]?.key;
+}
+
 /** The kind listed under a key anywhere (`columns` → CatalogueColumn), for naming a place in a file. */
 const LISTED = new Map(KIND_TYPES.flatMap((type) => childrenOf(type).map((child): [string, Kind] => [child.key, KINDS[child.kind]])));
 

@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import type { NodeYaml } from '../kinds/data.ts';
-import { childrenOf } from '../kinds/registry.ts';
+import { nodesKeyOf } from '../kinds/registry.ts';
 import type { KindType } from '../kinds/registry.ts';
 import { encodeJson } from './api/encode.ts';
 import { nodeObject } from './api/objects.ts';
@@ -77,7 +77,7 @@ export function renderFragment(kind: KindType, data: NodeYaml, place: readonly s
 }
 
 function childNames(kind: KindType, data: NodeYaml): string[] {
-  const list = childrenOf(kind)[0]?.key;
+  const list = nodesKeyOf(kind);
   const nodes = list === undefined ? undefined : (data as unknown as Record<string, unknown>)[list];
   return Array.isArray(nodes) ? nodes.map((node) => String((node as { name: unknown }).name)) : [];
 }

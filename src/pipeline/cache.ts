@@ -24,7 +24,7 @@ import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { CODE_DIR, SCHEMA_DIR } from '../project.ts';
-import { childrenOf } from '../kinds/registry.ts';
+import { nodesKeyOf } from '../kinds/registry.ts';
 import type { Digest } from './digest.ts';
 import type { ScanIndex } from './scan.ts';
 import { processRunning } from '../destination/folder.ts';
@@ -360,7 +360,7 @@ export function openCache(dir: string): Cache {
       const entry: Record<string, unknown> = rest;
       // A group's or facility's nodes (its tables, its bands): the lists its kind keeps children
       // in, kept apart from the rest of the entry.
-      const nodesKey = digest.kind === 'Retired' ? undefined : childrenOf(digest.kind)[0]?.key;
+      const nodesKey = digest.kind === 'Retired' ? undefined : nodesKeyOf(digest.kind);
       let nodes: Uint8Array | undefined;
       if (nodesKey && digest.data && typeof digest.data === 'object' && nodesKey in digest.data) {
         const { [nodesKey]: list, ...head } = digest.data as Record<string, unknown>;

@@ -183,14 +183,15 @@ function readApart(text: string): boolean {
   return text.includes('\ufeff') || READ_APART.some((pattern) => pattern.test(text));
 }
 
+/** How YAML's core schema writes null as a plain scalar. */
+const NULL_PLAIN = /^(?:|~|null|Null|NULL)$/;
+
 /**
  * What in js-yaml's events the position-keeping parser must judge, or what is refused at once: an
  * explicit tag, an anchor (`&name: x` is an anchor named `name:` to js-yaml, an error to yaml) or a
  * key that is a collection (which the two parsers read differently, and which metadata never
  * needs), and nesting deeper than MAX_DEPTH.
  */
-/** How YAML's core schema writes null as a plain scalar. */
-const NULL_PLAIN = /^(?:|~|null|Null|NULL)$/;
 
 function eventsNeedingJudgement(events: readonly Event[], text: string): { slow: boolean; deepAt?: number } {
   // Per open collection: whether it is a mapping, and how many children it has had.
@@ -236,11 +237,11 @@ function eventsNeedingJudgement(events: readonly Event[], text: string): { slow:
 }
 
 /**
- * Parses one YAML text the fast way: the line reader (simple-yaml.ts) or else js-yaml builds the data, and the position-keeping parser
- * runs only if something asks where a value is (a problem to report), or if js-yaml fails (to
- * report the syntax error where it is). Aliases take the slow path too, which bounds them, and so
- * does a line longer than 1,024 characters, where YAML's limit on the length of a key lies and the
- * two parsers part: js-yaml accepts any length.
+ * Parses one YAML text the fast way: the line reader (simple-yaml.ts) or else js-yaml builds the
+ * data, and the position-keeping parser runs only if something asks where a value is (a problem
+ * to report), or if js-yaml fails (to report the syntax error where it is). Aliases take the slow
+ * path too, which bounds them, and so does a line longer than 1,024 characters, where YAML's limit
+ * on the length of a key lies and the two parsers part: js-yaml accepts any length.
  */
 export function parseFileFast(display: string, given: string): { file?: ParsedFile; diagnostics: Diagnostic[] } {
   const text = normaliseBreaks(given);

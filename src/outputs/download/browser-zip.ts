@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { DOWNLOAD_DIR, isBrowserFile } from '../../hosting/routes.ts';
 import { StaleBytesError, planOf } from '../plan.ts';
 import type { Bytes, Piece, Plan } from '../plan.ts';
-import { ZIP_LEVEL, localHeader, zipTail } from './zip.ts';
+import { ZIP_LEVEL, byName, localHeader, zipTail } from './zip.ts';
 import type { ZipMember } from './zip.ts';
 
 export const BROWSER_ZIP = `${DOWNLOAD_DIR}/browser.zip`;
@@ -50,11 +50,10 @@ function memberKey(plan: Plan): string {
 
 /** The browser's files among the plans (not precompressed copies), listed by name. */
 export function browserPlans(plans: readonly Plan[]): Plan[] {
-  // Each name made UTF-8 once, not at every comparison.
-  const named = plans
-    .filter((p) => isBrowserFile(p.path) && !p.compression)
-    .map((plan) => ({ plan, name: Buffer.from(plan.path, 'utf8') }));
-  return named.sort((a, b) => Buffer.compare(a.name, b.name)).map(({ plan }) => plan);
+  return byName(
+    plans.filter((p) => isBrowserFile(p.path) && !p.compression),
+    (plan) => plan.path,
+  );
 }
 
 /** A member made of a plan's bytes: their CRC-32 and size, and the bytes deflated at ZIP_LEVEL (zip.ts, deflateMember). */

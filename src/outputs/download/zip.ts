@@ -82,9 +82,12 @@ function outputFor(size: number): { chunkSize?: number } {
 
 const LARGE_MEMBER = 1 << 20;
 
-/** The order members are listed in: by name, byte for byte as UTF-8. */
-export function byName(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+/** Items in the order members are listed in: by name, byte for byte as UTF-8, each name made UTF-8 once. */
+export function byName<T>(items: readonly T[], name: (item: T) => string): T[] {
+  return items
+    .map((item) => ({ item, bytes: Buffer.from(name(item), 'utf8') }))
+    .sort((a, b) => Buffer.compare(a.bytes, b.bytes))
+    .map(({ item }) => item);
 }
 
 function assertFits(member: ZipMember): void {
@@ -190,7 +193,7 @@ export function zipTail(members: readonly ZipMember[]): Uint8Array {
 export function zipWhole(files: ReadonlyMap<string, Uint8Array>, level = ZIP_LEVEL): Uint8Array {
   const parts: Uint8Array[] = [];
   const members: ZipMember[] = [];
-  for (const name of [...files.keys()].sort(byName)) {
+  for (const name of byName([...files.keys()], (file) => file)) {
     const { crc, size, deflated } = deflateMember(files.get(name) ?? new Uint8Array(), level);
     const member = { name, crc, size, compressedSize: deflated.length };
     members.push(member);

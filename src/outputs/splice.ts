@@ -54,11 +54,18 @@ export class Placeholders {
     const parts: (string | Spliced)[] = [];
     let last = 0;
     let found = 0;
+    // Where the line the next placeholder is on starts, found in the text between placeholders
+    // only: searching back from each placeholder went through all of a compact text, which has no
+    // line breaks, for every one.
+    let lineStart = 0;
     for (const m of text.matchAll(PLACED)) {
       const index = m.index;
       const fragment = this.list[Number(m[1])];
       if (!fragment) throw new SpliceError(`unknown placeholder ${m[1]}`);
-      parts.push(text.slice(last, index), { fragment, column: index - (text.lastIndexOf('\n', index) + 1) });
+      const before = text.slice(last, index);
+      const breakAt = before.lastIndexOf('\n');
+      if (breakAt >= 0) lineStart = last + breakAt + 1;
+      parts.push(before, { fragment, column: index - lineStart });
       last = index + m[0].length;
       found++;
     }

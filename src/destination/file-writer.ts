@@ -94,7 +94,7 @@ function writeFully(fd: number, bytes: Uint8Array, offset: number): void {
  * else links it; else a new file. Never one that is there (opening it to write would change every
  * folder that links it): if it cannot be removed, this fails.
  */
-function openOver(file: string, there: boolean): { fd: number; reused: boolean } {
+export function openOver(file: string, there: boolean): { fd: number; reused: boolean } {
   if (there) {
     try {
       const fd = openSync(file, 'r+');

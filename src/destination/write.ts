@@ -7,15 +7,16 @@
 // never written over, so sharing files between the old and new folder is safe.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { constants, copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
-import { mkdir, open, rm, writeFile } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
+import { close, constants, copyFileSync, ftruncate, linkSync, lstatSync, mkdirSync, readdirSync, rmSync, unlinkSync, write } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { StaleBytesError, manifestOf } from '../outputs/plan.ts';
 import type { Manifest, Plan } from '../outputs/plan.ts';
 import { MARKER, WriteError, assertReplaceable, besideOutput, markerText, outputBuildId, swap } from './folder.ts';
 import { fileChunks } from './compress.ts';
 import { OpenFiles, PieceReader, newSlot } from './pieces.ts';
+import { openOver } from './file-writer.ts';
 import type { Written } from './file-writer.ts';
 import type { WriterThreads } from './write-threads.ts';
 import type { Slot } from './pieces.ts';
@@ -291,7 +292,7 @@ class PlanWriter {
    * thousand writes. A large chunk goes out as it is, from the slot that holds it.
    */
   async write(file: string, plan: Plan, there: boolean, hash = false): Promise<Written> {
-    const { handle, reused } = await openOver(file, there);
+    const { fd, reused } = openOver(file, there);
     const sha256 = hash ? createHash('sha256') : undefined;
     let at = 0;
     let stopped: unknown;
@@ -300,7 +301,7 @@ class PlanWriter {
     let held = 0;
     let from = 0;
     const send = (slot: Slot, bytes: Uint8Array, offset: number) => {
-      slot.busy = writeAll(handle, bytes, offset);
+      slot.busy = writeAll(fd, bytes, offset);
       // Its failure is taken up when the slot is next awaited, maybe after other events: marked
       // as handled now, so that Node does not end the process over it first.
       slot.busy.catch(() => undefined);
@@ -336,8 +337,8 @@ class PlanWriter {
     for (const slot of [...this.slots, ...this.gathers]) slot.busy = Promise.resolve();
     let failure: unknown = ended.find((r) => r.status === 'rejected')?.reason ?? stopped;
     // A file longer than the new text loses its tail.
-    if (failure === undefined && reused) await handle.truncate(at).catch((error: unknown) => (failure = error));
-    await handle.close();
+    if (failure === undefined && reused) await truncateAt(fd, at).catch((error: unknown) => (failure = error));
+    await closeAt(fd);
     if (failure !== undefined) throw failure instanceof Error ? failure : new Error(`writing failed: ${JSON.stringify(failure)}`);
     return { bytes: at, reused, ...(sha256 ? { sha256: sha256.digest('hex') } : {}) };
   }
@@ -390,9 +391,14 @@ function sendable(plan: Plan): boolean {
   return true;
 }
 
-async function writeAll(handle: FileHandle, bytes: Uint8Array, offset: number): Promise<void> {
+const writeAt = promisify(write);
+const truncateAt = promisify(ftruncate);
+const closeAt = promisify(close);
+
+/** Writes all the bytes at `offset`, on the thread pool. */
+async function writeAll(fd: number, bytes: Uint8Array, offset: number): Promise<void> {
   for (let done = 0; done < bytes.length;) {
-    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, offset + done);
+    const { bytesWritten } = await writeAt(fd, bytes, done, bytes.length - done, offset + done);
     done += bytesWritten;
   }
 }
@@ -412,25 +418,6 @@ function link(source: string, file: string): boolean {
     copyFileSync(source, file, constants.COPYFILE_EXCL);
     return true;
   }
-}
-
-/**
- * Opens `file` for writing: the file at its path written over, when `there` is one and nothing
- * else links it; else a new file. Never one that is there (opening it to write would change every
- * folder that links it): if it cannot be removed, this fails.
- */
-async function openOver(file: string, there: boolean): Promise<{ handle: FileHandle; reused: boolean }> {
-  if (there) {
-    try {
-      const handle = await open(file, 'r+');
-      if ((await handle.stat()).nlink === 1) return { handle, reused: true };
-      await handle.close();
-    } catch {
-      // Gone, or not a file this user can write over.
-    }
-    unlinked(file);
-  }
-  return { handle: await open(file, 'wx'), reused: false };
 }
 
 /** Removes a file of the staging folder, if it is there; false if it cannot be removed. */

@@ -26,7 +26,7 @@ import { checksumsOf } from './destination/checksums.ts';
 import { planBrowsable } from './outputs/browsable/plan.ts';
 import type { Fragment } from './outputs/fragment.ts';
 import { StaleBytesError, plansOf } from './outputs/plan.ts';
-import type { Plan } from './outputs/plan.ts';
+import type { Manifest, Plan } from './outputs/plan.ts';
 import type { Planner } from './outputs/planner.ts';
 import { withCopies } from './outputs/precompress.ts';
 import { referenceFiles, withReferenceCopies } from './outputs/reference.ts';
@@ -208,7 +208,7 @@ async function planAndWrite(
   const { manifest, stats, notices, late } = written;
   const plans = [...planned, ...written.coming, ...late];
   cache.saveManifest(options.outDir, manifest);
-  cache.saveChecksums(new Map(plans.filter(isDownloadData).map((p) => [p.key, known.get(p.key) ?? ''])));
+  cache.saveChecksums(checksumsKept(plans, previous, known));
   const said = [...left, ...notices];
   return { ...checked, plans, written: stats, ...(said.length > 0 ? { notices: said } : {}) };
 }
@@ -249,6 +249,21 @@ function deflateHere(): Deflate {
   const slot = newSlot();
   const reader = new PieceReader(() => Promise.resolve(slot));
   return (plan) => deflateMemberAsync(wholeBytes(reader, slot, plan.pieces, plan.size));
+}
+
+/**
+ * The checksums the next build may need, by plan key: of this build's download files, and of the
+ * output this one replaced (`previous`), which the next build is staged in. Undoing an edit then
+ * keeps that output's download files as they are, where not knowing their checksums would write
+ * them again (192 MB of the L archive) to take them.
+ */
+function checksumsKept(plans: readonly Plan[], previous: Manifest | undefined, known: ReadonlyMap<string, string>): Map<string, string> {
+  const kept = new Map(plans.filter(isDownloadData).map((p) => [p.key, known.get(p.key) ?? '']));
+  for (const [file, key] of Object.entries(previous?.files ?? {})) {
+    const sum = known.get(key);
+    if (sum !== undefined && isDownloadData({ path: file }) && !kept.has(key)) kept.set(key, sum);
+  }
+  return kept;
 }
 
 /** The download's checksum list and page, from its files' checksums (none on the reference path, which has them). */

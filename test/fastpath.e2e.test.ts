@@ -603,6 +603,41 @@ describe("the download's checksums, taken as its files are written", () => {
   });
 });
 
+test('undoing an edit keeps the download files of the output before it, their checksums known', async () => {
+  const dir = await testdir();
+  const group = path.join(dir, 'metadata/alpha/dr1/catalogues/SpecCat.yaml');
+  const download = path.join(dir, 'dist/download');
+  /** Each download file but the checksum list and page, with when it was last written. */
+  const written = async () => {
+    const files = (await readdir(download)).filter((name) => name !== 'SHA256SUMS' && name !== 'index.html');
+    return new Map(await Promise.all(files.map(async (name) => [name, (await stat(path.join(download, name))).mtimeMs] as const)));
+  };
+  expect((await cli(['build'], dir)).code).toBe(0);
+  const before = await written();
+  expect(before.size).toBeGreaterThan(0);
+  const original = await readFile(group, 'utf8');
+  await writeFile(group, original.replace('Unique ID', 'Unique GAMA ID'));
+  expect((await cli(['build'], dir)).code).toBe(0);
+  await writeFile(group, original);
+  const undone = await cli(['build'], dir);
+  expect(undone.code, undone.stderr).toBe(0);
+  // The first output, kept as the spare, is the third's staging folder: its files stay as they were.
+  expect(await written()).toEqual(before);
+  // And the list holds their checksums (sha256sum -c's work).
+  const listed = new Set<string>();
+  for (const line of (await readFile(path.join(download, 'SHA256SUMS'), 'utf8')).trim().split('\n')) {
+    const [sum, name = ''] = line.split(/ +\*?/);
+    expect(
+      createHash('sha256')
+        .update(await readFile(path.join(download, name)))
+        .digest('hex'),
+      name,
+    ).toBe(sum);
+    listed.add(name);
+  }
+  for (const name of before.keys()) expect(listed.has(name), name).toBe(true);
+});
+
 describe('writing in worker threads', () => {
   // The compiled writer, which sends files to worker threads when it is given some
   // (src/destination/write-threads.ts); run from its TypeScript source, it writes every file itself.

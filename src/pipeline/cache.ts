@@ -189,7 +189,7 @@ export interface Cache {
   saveScanIndex(metadataDir: string, index: ScanIndex): void;
   /** SHA-256 checksums of output files by plan key (destination/checksums.ts). */
   checksums(): Map<string, string>;
-  /** Keeps the checksums of this build's files only. */
+  /** Keeps these checksums, and only these (those the next build may need: checksumsKept in build.ts). */
   saveChecksums(sums: ReadonlyMap<string, string>): void;
   /** Whether the cross-file rules passed on inputs with this key. */
   rulesPassed(key: string): boolean;

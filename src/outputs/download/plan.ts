@@ -34,6 +34,6 @@ export function planDownload(input: PlanInput): Plan[] {
 }
 
 /** The plans that are the download's data files, which its checksums and page cover. */
-export function isDownloadData(plan: Plan): boolean {
+export function isDownloadData(plan: Pick<Plan, 'path'>): boolean {
   return plan.path.startsWith(`${DOWNLOAD_DIR}/`);
 }

@@ -66,6 +66,8 @@ export function planBrowser(input: PlanInput): Plan[] {
       );
       const held: ReleaseCounts = { groups: 0, tables: 0, columns: 0, facilities: 0, bands: 0, regions: 0, products: 0 };
       const items: Piece[] = [];
+      // The release's breadcrumbs differ between its pages only in the way up to the root.
+      const crumbsFrom = new Map<string, string>();
       for (const section of SECTIONS) {
         for (const entry of rootsOf(release, section.kind)) {
           const fragment = fragmentOf(entry.file.relative);
@@ -77,12 +79,16 @@ export function planBrowser(input: PlanInput): Plan[] {
           const name = (entry.data as { name: string }).name;
           const path = parentPath(place, kind, name);
           // A page of the file: its texts either side of the link to its survey's JSON, made here.
-          const filePage = (at: PagePath, name: string) =>
-            planOf(pageFile(at), [
-              piece(fragment, name, sharedCrumbs(place, at)),
-              jsonLink(rootOf(at), String(survey.data.id)),
+          const filePage = (at: PagePath, name: string) => {
+            const root = rootOf(at);
+            let crumbs = crumbsFrom.get(root);
+            if (crumbs === undefined) crumbsFrom.set(root, (crumbs = sharedCrumbs(place, at)));
+            return planOf(pageFile(at), [
+              piece(fragment, name, crumbs),
+              jsonLink(root, String(survey.data.id)),
               piece(fragment, tailText(name)),
             ]);
+          };
           plans.push(filePage(path, PAGE_TEXT));
           if (kind === 'catalogues' || kind === 'imaging') {
             for (const child of fragment.children) {

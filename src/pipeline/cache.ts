@@ -94,8 +94,11 @@ function packFile(base: string): string {
  * file, and the rest as it is.
  */
 interface StoredTexts extends Pick<Fragment, 'key' | 'counts' | 'latest' | 'children'> {
-  /** The compact JSON's and the page text's sizes (one after the other at the file's start), and the page's line breaks. */
-  sizes: [compact: number, page: number, pageBreaks: number];
+  /**
+   * The compact JSON's and the page texts' sizes (one after the other at the file's start: the
+   * listings' page text, then the survey pages'), and the page's line breaks.
+   */
+  sizes: [compact: number, page: number, pageBreaks: number, surveyPage: number];
   /** Each unit text's size, offset and NUL marks, and its hash where it has one. */
   texts: Record<string, [size: number, offset: number, marks: number, hash?: string]>;
   /** The size of the nodes packed after the texts (serialised), if they are. */
@@ -104,7 +107,7 @@ interface StoredTexts extends Pick<Fragment, 'key' | 'counts' | 'latest' | 'chil
 
 /** The pack file's size: its texts, and the nodes after them. */
 function packSize(stored: StoredTexts): number {
-  let size = stored.sizes[0] + stored.sizes[1] + (stored.nodes ?? 0);
+  let size = stored.sizes[0] + stored.sizes[1] + stored.sizes[3] + (stored.nodes ?? 0);
   for (const [text] of Object.values(stored.texts)) size += text;
   return size;
 }
@@ -118,7 +121,7 @@ function packedNodes(file: string, stored: StoredTexts): StoredBytes | undefined
 
 /** A fragment whose texts are in the pack file `file`, where the entry says. */
 function storedFragment(file: string, stored: StoredTexts): Fragment {
-  const [compact, page, pageBreaks] = stored.sizes;
+  const [compact, page, pageBreaks, surveyPage] = stored.sizes;
   const fileSize = packSize(stored);
   const texts = Object.fromEntries(
     Object.entries(stored.texts).map(([name, [size, offset, marks, hash]]) => [
@@ -131,6 +134,7 @@ function storedFragment(file: string, stored: StoredTexts): Fragment {
     compact: { file, size: compact, offset: 0, fileSize },
     page: { file, size: page, offset: compact, fileSize },
     pageBreaks,
+    surveyPage: { file, size: surveyPage, offset: compact + page, fileSize },
     texts,
     counts: stored.counts,
     latest: stored.latest,
@@ -373,11 +377,12 @@ export function openCache(dir: string): Cache {
       // read): a cold build of the L archive spent more time making files than writing them.
       let stored: StoredTexts | undefined;
       if (fragment) {
-        if (!(fragment.compact instanceof Uint8Array && fragment.page instanceof Uint8Array))
+        const { compact, page, surveyPage } = fragment;
+        if (!(compact instanceof Uint8Array && page instanceof Uint8Array && surveyPage instanceof Uint8Array))
           throw new Error(`${digest.relative}: only a new digest is stored`);
-        const sizes: [number, number, number] = [fragment.compact.length, fragment.page.length, fragment.pageBreaks];
-        const packed: Uint8Array[] = [fragment.compact, fragment.page];
-        let offset = sizes[0] + sizes[1];
+        const sizes: StoredTexts['sizes'] = [compact.length, page.length, fragment.pageBreaks, surveyPage.length];
+        const packed: Uint8Array[] = [compact, page, surveyPage];
+        let offset = compact.length + page.length + surveyPage.length;
         const texts: StoredTexts['texts'] = {};
         for (const [name, text] of Object.entries(fragment.texts)) {
           if (!(text.bytes instanceof Uint8Array)) throw new Error(`${digest.relative}: only a new digest is stored`);

@@ -14,7 +14,7 @@ parentPort?.on('message', (job: Job) => {
   // The rendered bytes move to the main thread rather than being copied.
   const fragment = result.fragment;
   const transfer = fragment
-    ? [fragment.compact, fragment.page, ...Object.values(fragment.texts).map((t) => t.bytes)].flatMap((b) =>
+    ? [fragment.compact, fragment.page, fragment.surveyPage, ...Object.values(fragment.texts).map((t) => t.bytes)].flatMap((b) =>
         b instanceof Uint8Array ? [b.buffer as ArrayBuffer] : [],
       )
     : [];

@@ -14,7 +14,7 @@ import { digest } from '../src/pipeline/digest.ts';
 import { scanMetadata } from '../src/pipeline/scan.ts';
 import { compileValidators } from '../src/pipeline/validate.ts';
 import { MARKER } from '../src/destination/folder.ts';
-import { LineShifter } from '../src/destination/pieces.ts';
+import { LineShifter, filled } from '../src/destination/pieces.ts';
 import { writePlans } from '../src/destination/write.ts';
 import { planOf, plansOf } from '../src/outputs/plan.ts';
 import type { Manifest } from '../src/outputs/plan.ts';
@@ -569,6 +569,26 @@ describe('shifting page text by bytes, a chunk at a time', () => {
     const out: Buffer[] = [];
     for (let at = 0; at < bytes.length; at += size) out.push(Buffer.from(shifter.push(bytes.subarray(at, at + size), space)));
     expect(Buffer.concat(out).toString('utf8')).toBe(expected);
+  });
+});
+
+describe('filling marks with a survey’s URL, a chunk at a time', () => {
+  // Marks at the start and end, side by side, and none; the output kept from chunk to chunk starts
+  // empty and grows as marks need.
+  const text = '\0a,\0\0,b\0c\0\n,,no marks here,\nend\0';
+  test.each([
+    ['a URL', 'https://example.org/api/schema/7/', [1, 2, 5, 1000]],
+    ['nothing', '', [1, 3, 1000]],
+    ['one character', 'x', [1, 4, 1000]],
+  ])('with %s in chunks of %j bytes equals replacing each NUL in the string', (_name, fill, sizes) => {
+    for (const size of sizes) {
+      const bytes = Buffer.from(text);
+      const space = { output: Buffer.alloc(0) };
+      const out: Buffer[] = [];
+      for (let at = 0; at < bytes.length; at += size)
+        out.push(Buffer.from(filled(bytes.subarray(at, at + size), Buffer.from(fill), space)));
+      expect(Buffer.concat(out).toString('utf8'), `chunks of ${size}`).toBe(text.replaceAll('\0', fill));
+    }
   });
 });
 

@@ -172,20 +172,29 @@ export function readStored(bytes: StoredBytes): Buffer {
 /** The chunk with each NUL byte replaced by `filler`, in `into.output` (grown if it is too small). */
 export function filled(chunk: Uint8Array, filler: Buffer, into: { output: Buffer }): Uint8Array {
   const source = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  let marks = 0;
-  for (let at = source.indexOf(0); at >= 0; at = source.indexOf(0, at + 1)) marks++;
-  if (marks === 0) return chunk;
-  const size = source.length + marks * (filler.length - 1);
-  if (into.output.length < size) into.output = Buffer.allocUnsafe(Math.max(size, 2 * into.output.length));
-  const out = into.output;
+  let at = source.indexOf(0);
+  if (at < 0) return chunk;
+  // One pass, the output grown when a mark would not fit (rarely: it is kept from chunk to chunk).
+  let out = into.output;
   let from = 0;
   let to = 0;
-  for (let at = source.indexOf(0); at >= 0; at = source.indexOf(0, from)) {
-    to += source.copy(out, to, from, at);
-    to += filler.copy(out, to);
+  for (; at >= 0; at = source.indexOf(0, from)) {
+    const need = to + (at - from) + filler.length + (source.length - at - 1);
+    if (need > out.length) {
+      const grown = Buffer.allocUnsafe(Math.max(need + (need >> 3), 2 * out.length));
+      grown.set(out.subarray(0, to));
+      out = into.output = grown;
+    }
+    // Typed arrays' own copy: Buffer's costs as much again in checks for the short runs between
+    // marks (a row of the column list each).
+    out.set(source.subarray(from, at), to);
+    to += at - from;
+    out.set(filler, to);
+    to += filler.length;
     from = at + 1;
   }
-  to += source.copy(out, to, from);
+  out.set(source.subarray(from), to);
+  to += source.length - from;
   return out.subarray(0, to);
 }
 

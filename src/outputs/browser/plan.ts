@@ -21,7 +21,7 @@ import { STYLESHEET_PATH, homePage, inlinePicture, pageHref, releasePage, styles
 import type { DataKind, DataRelease, PagePath, ReleaseCounts, Survey } from './pages/index.ts';
 import { escapeHtml } from './pages/html.ts';
 import { childPath, parentPath, releasePath, surveyPath } from './pages/places.ts';
-import { ITEM_TEXT, PAGE_TEXT, SEARCH_TEXT, SKY_TEXT, childText, pagePlace, regionHref, sharedCrumbs, tailText } from './texts.ts';
+import { ITEM_TEXT, PAGE_TEXT, SEARCH_TEXT, SKY_TEXT, childText, pagePlace, regionLinks, sharedCrumbs, tailText } from './texts.ts';
 import { jsonLink } from './pages/shell.ts';
 import { isFilePage, rootOf } from './pages/html.ts';
 import { SEARCH_DATA_PATH, SEARCH_TAIL, searchHead } from './search.ts';
@@ -189,6 +189,7 @@ function bytesOf(bytes: Bytes): Uint8Array {
 export function homePictures(skies: readonly { sky: FacilitySky; place: ReturnType<typeof pagePlace> }[]): string {
   if (skies.length === 0) return '';
   const home: PagePath = [];
+  const regionHref = regionLinks(home);
   const regionPlace = new Map<string, { place: ReturnType<typeof pagePlace>; facility: string }>();
   for (const { sky, place } of skies) for (const r of sky.regions) regionPlace.set(r.key, { place, facility: sky.facility.name });
   const map = skyMap(
@@ -196,7 +197,7 @@ export function homePictures(skies: readonly { sky: FacilitySky; place: ReturnTy
     {
       href: (region) => {
         const at = regionPlace.get(region.key);
-        return at ? regionHref(home, at.place, at.facility, region) : undefined;
+        return at ? regionHref(at.place, at.facility, region) : undefined;
       },
     },
   );

@@ -93,9 +93,10 @@ export function unitPages(kind: KindType, api: ApiObject, place: ReleasePlace, g
     const inner = { ...place, parent: facility };
     const path = parentPath(place, dataKind, facility.name);
     const sky = given ?? facilitySky(facility, place);
+    const regionHref = regionLinks(path);
     const pictures = {
       bandChart: bandChart([sky.facility], { href: (band) => linkFrom(path, childPath(inner, dataKind, band.name)) }),
-      skyMap: skyMap(sky.regions, { href: (region) => regionHref(path, place, facility.name, region) }),
+      skyMap: skyMap(sky.regions, { href: (region) => regionHref(place, facility.name, region) }),
     };
     return [
       { path, name: PAGE_TEXT, html: facilityPage(facility, place, pictures) },
@@ -113,10 +114,27 @@ export function unitPages(kind: KindType, api: ApiObject, place: ReleasePlace, g
   return [{ path: parentPath(place, dataKind, facility.name), name: PAGE_TEXT, html: productFacilityPage(facility, place, dataKind) }];
 }
 
-/** The link from the page at `from` to a region's card on its band's page. */
-export function regionHref(from: PagePath, place: ReleasePlace, facility: string, region: Pick<RegionName, 'name' | 'band'>): string {
-  const band = childPath({ ...place, parent: { name: facility, pretty_name: null } }, 'imaging', region.band);
-  return `${linkFrom(from, band)}#${regionId(region.name)}`;
+/** A link from one page to a region's card on its band's page: `place` and `facility` say where the band is. */
+export type RegionHref = (place: ReleasePlace, facility: string, region: Pick<RegionName, 'name' | 'band'>) => string;
+
+/**
+ * Links from the page at `from` to regions' cards, each band's page worked out once: a sky map
+ * links every region, and the home page's some thousands.
+ */
+export function regionLinks(from: PagePath): RegionHref {
+  const bands = new Map<ReleasePlace, Map<string, Map<string, string>>>();
+  return (place, facility, region) => {
+    let facilities = bands.get(place);
+    if (!facilities) bands.set(place, (facilities = new Map<string, Map<string, string>>()));
+    let links = facilities.get(facility);
+    if (!links) facilities.set(facility, (links = new Map<string, string>()));
+    let link = links.get(region.band);
+    if (link === undefined) {
+      link = linkFrom(from, childPath({ ...place, parent: { name: facility, pretty_name: null } }, 'imaging', region.band));
+      links.set(region.band, link);
+    }
+    return `${link}#${regionId(region.name)}`;
+  };
 }
 
 /** An imaging facility's bands and regions as the pictures take them. */

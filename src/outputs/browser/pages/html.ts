@@ -14,9 +14,20 @@ export { escapeHtml };
  * such names, and a page for one is refused.
  */
 export function segment(name: string): string {
-  if (/^(?:\.|%2e)*$/i.test(name)) throw new Error(`"${name}" cannot name a page's folder`);
-  return encodeURIComponent(name);
+  let encoded = segments.get(name);
+  if (encoded === undefined) {
+    if (/^(?:\.|%2e)*$/i.test(name)) throw new Error(`"${name}" cannot name a page's folder`);
+    encoded = encodeURIComponent(name);
+    // Every link between pages names each folder on its way: a survey's or a release's some
+    // thousands of times in a large archive. Names are few; the map is cleared should they not be.
+    if (segments.size >= MOST_SEGMENTS) segments.clear();
+    segments.set(name, encoded);
+  }
+  return encoded;
 }
+
+const segments = new Map<string, string>();
+const MOST_SEGMENTS = 100_000;
 
 /** The names of the page for a place below the site's root (`[]` is the home page). */
 export type PagePath = readonly string[];

@@ -347,6 +347,24 @@ describe('the spare output: the output a build replaced, the next build’s stag
     expect(await readdir(dir)).toEqual(['out', 'spares']);
   });
 
+  test('an edit undone and another made writes the new file over the undone edit’s, put aside', async () => {
+    const dir = await tempdir();
+    const original = { 'a/list.json': 'L'.repeat(5000), 'b/page.html': page('one'), 'c/same.json': 'S'.repeat(2000) };
+    const edited = { ...original, 'a/list.json': 'K'.repeat(6000) };
+    const other = { ...original, 'b/page.html': page('two') };
+    const one = await write(dir, original);
+    const two = await write(dir, edited, one.manifest);
+    const three = await write(dir, original, two.manifest);
+    // Written into the second output: its listing, the edit's own file, is linked over from the
+    // third; the page there is the first's, linked from it, so it is not written over. The page is
+    // written over the listing's file instead.
+    const four = await write(dir, other, three.manifest);
+    expect(await texts(path.join(dir, 'out'))).toEqual(other);
+    expect(four.stats).toMatchObject({ written: 1, recycled: 1 });
+    expect(await texts(keptIn(dir))).toEqual(original);
+    expect(await readdir(dir)).toEqual(['out', 'spares']);
+  });
+
   test('a file that cannot be written stops the build and leaves the output as it was', async () => {
     const dir = await tempdir();
     await write(dir, first);

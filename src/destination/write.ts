@@ -7,7 +7,20 @@
 // never written over, so sharing files between the old and new folder is safe.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { close, constants, copyFileSync, ftruncate, linkSync, lstatSync, mkdirSync, readdirSync, rmSync, unlinkSync, write } from 'node:fs';
+import {
+  close,
+  constants,
+  copyFileSync,
+  ftruncate,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  write,
+} from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -136,6 +149,8 @@ export async function writePlans(
     const writers = new WriterPool(files);
     // Folders known to be there.
     const made = new Set([...folders].map((folder) => path.join(staging, folder)));
+    // A measured file is linked only when its checksum is known.
+    const pool = recyclePool(staging, held, order, previous, (plan) => !measured(plan) || late?.known.has(plan.key) === true);
     // The same bytes already written in this build (the ifs listing is the catalogues one until
     // IFS data exists), or left unchanged by the previous build: linked instead of written.
     const firstWith = new Map<string, string>();
@@ -165,13 +180,14 @@ export async function writePlans(
         stats.linked++;
         if (known !== undefined) sums.set(plan.path, known);
       } else {
+        const over = pool.size > 0 && (!there || shared(file)) ? pool.into(file, plan.size) : there;
         // Once a file has failed the rest are not started: the staging folder goes anyway.
         const threaded = threads !== undefined && sendable(plan);
         const result: Written | undefined = threaded
           ? failure
             ? undefined
-            : await threads.write(file, plan.pieces, there, measured)
-          : await writers.run(async (writer) => (failure ? undefined : writer.write(file, plan, there, measured)));
+            : await threads.write(file, plan.pieces, over, measured)
+          : await writers.run(async (writer) => (failure ? undefined : writer.write(file, plan, over, measured)));
         if (!result) return;
         if (threaded) stats.threaded++;
         stats.bytes += result.bytes;
@@ -224,6 +240,8 @@ export async function writePlans(
       const full = ['ENOSPC', 'EDQUOT'].includes((error as NodeJS.ErrnoException).code ?? '') ? '; free some space and build again' : '';
       throw new WriteError(`cannot write ${failed} of the output: ${(error as Error).message}; ${outDir} was left as it was${full}`);
     }
+    // What was put aside to write over and was not needed goes before the folder is published.
+    pool.clear();
     // The marker names the build by every file it holds, the late ones included.
     await writeFile(path.join(staging, MARKER), markerText(manifestOf([...plans, ...comingPlans, ...latePlans]).build));
   } catch (error) {
@@ -417,6 +435,92 @@ function link(source: string, file: string): boolean {
     if (code === 'EEXIST') throw error;
     copyFileSync(source, file, constants.COPYFILE_EXCL);
     return true;
+  }
+}
+
+/** Where files put aside to be written over wait, in the staging folder, until they are. */
+const RECYCLED = '.recycled';
+
+/**
+ * Files of the staging folder put aside to be written over where a file is written that has none
+ * of its own to write over (nothing at its path, or a file linked from elsewhere): writing over a
+ * file whose pages the system holds costs this machine far less than freeing one file's pages and
+ * filling another's afresh. An edit undone and another made (the spare output then holds the first
+ * edit's files, each replaced by a link) writes its files over those.
+ */
+class RecyclePool {
+  private readonly aside: { file: string; size: number }[] = [];
+
+  constructor(private readonly dir: string) {}
+
+  get size(): number {
+    return this.aside.length;
+  }
+
+  /** Puts the file at `file` aside, if nothing else links it; whether it did. */
+  add(file: string): boolean {
+    try {
+      const info = lstatSync(file);
+      if (!info.isFile() || info.nlink !== 1) return false;
+      if (this.aside.length === 0) mkdirSync(this.dir, { recursive: true });
+      const aside = path.join(this.dir, String(this.aside.length));
+      renameSync(file, aside);
+      this.aside.push({ file: aside, size: info.size });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Moves a file put aside to `file`, replacing whatever is there: the shortest at least `size`
+   * long, else the longest. Whether there was one.
+   */
+  into(file: string, size: number): boolean {
+    // Better: long enough where the other is not, or nearer `size` on the same side of it.
+    const better = (a: number, b: number) => (a >= size ? b < size || a < b : b < size && a > b);
+    let best: { file: string; size: number } | undefined;
+    for (const candidate of this.aside) if (!best || better(candidate.size, best.size)) best = candidate;
+    if (!best) return false;
+    this.aside.splice(this.aside.indexOf(best), 1);
+    renameSync(best.file, file);
+    return true;
+  }
+
+  /** Removes what was not written over. */
+  clear(): void {
+    if (this.aside.length > 0) rmSync(this.dir, { recursive: true, force: true });
+    this.aside.length = 0;
+  }
+}
+
+/**
+ * The pool of files to write over: those of the staging folder at paths that this build links
+ * from the previous output (unchanged since it), which would otherwise be removed there. They
+ * leave `held`: nothing is at their paths any more.
+ */
+function recyclePool(
+  staging: string,
+  held: Map<string, string>,
+  plans: readonly Plan[],
+  previous: Manifest | undefined,
+  linkable: (plan: Plan) => boolean,
+): RecyclePool {
+  const pool = new RecyclePool(path.join(staging, RECYCLED));
+  for (const plan of plans) {
+    const there = held.get(plan.path);
+    if (there === undefined || there === plan.key || previous?.files[plan.path] !== plan.key || !linkable(plan)) continue;
+    if (pool.add(path.join(staging, plan.path))) held.delete(plan.path);
+  }
+  return pool;
+}
+
+/** Whether a file is linked from anywhere else too (and so is never written over). */
+function shared(file: string): boolean {
+  try {
+    return lstatSync(file).nlink > 1;
+  } catch {
+    return false;
   }
 }
 

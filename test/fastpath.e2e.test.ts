@@ -361,6 +361,8 @@ describe('the spare output: the output a build replaced, the next build’s stag
     const four = await write(dir, other, three.manifest);
     expect(await texts(path.join(dir, 'out'))).toEqual(other);
     expect(four.stats).toMatchObject({ written: 1, recycled: 1 });
+    // Nothing of where it was put aside is left, not even an empty folder.
+    expect((await readdir(path.join(dir, 'out'))).sort()).toEqual([MARKER, 'a', 'b', 'c'].sort());
     expect(await texts(keptIn(dir))).toEqual(original);
     expect(await readdir(dir)).toEqual(['out', 'spares']);
   });

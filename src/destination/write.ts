@@ -450,6 +450,8 @@ const RECYCLED = '.recycled';
  */
 class RecyclePool {
   private readonly aside: { file: string; size: number }[] = [];
+  /** How many were put aside: each is named by its number. */
+  private count = 0;
 
   constructor(private readonly dir: string) {}
 
@@ -462,8 +464,8 @@ class RecyclePool {
     try {
       const info = lstatSync(file);
       if (!info.isFile() || info.nlink !== 1) return false;
-      if (this.aside.length === 0) mkdirSync(this.dir, { recursive: true });
-      const aside = path.join(this.dir, String(this.aside.length));
+      if (this.count === 0) mkdirSync(this.dir, { recursive: true });
+      const aside = path.join(this.dir, String(this.count++));
       renameSync(file, aside);
       this.aside.push({ file: aside, size: info.size });
       return true;
@@ -487,9 +489,9 @@ class RecyclePool {
     return true;
   }
 
-  /** Removes what was not written over. */
+  /** Removes the folder, and what was not written over in it. */
   clear(): void {
-    if (this.aside.length > 0) rmSync(this.dir, { recursive: true, force: true });
+    if (this.count > 0) rmSync(this.dir, { recursive: true, force: true });
     this.aside.length = 0;
   }
 }

@@ -7,18 +7,12 @@ import { closeSync, fstatSync, ftruncateSync, openSync, unlinkSync, writeSync } 
 import { StaleBytesError } from '../outputs/plan.ts';
 import type { Piece } from '../outputs/plan.ts';
 import { deflateMember } from '../outputs/download/zip.ts';
+import type { Deflated } from '../outputs/download/zip.ts';
 import { OpenFiles, PieceReader, newSlot, wholeBytes } from './pieces.ts';
 
 /** Chunks at least this long are written as they are; shorter ones are gathered into one write. */
 const GATHERED = 256 * 1024;
 const GATHER = 1 << 20;
-
-/** A zip member deflated (zip.ts, deflateMember). */
-export interface Deflated {
-  crc: number;
-  size: number;
-  deflated: Uint8Array;
-}
 
 export interface Written {
   bytes: number;

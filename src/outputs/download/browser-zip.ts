@@ -14,7 +14,7 @@ import { DOWNLOAD_DIR, isBrowserFile } from '../../hosting/routes.ts';
 import { StaleBytesError, planOf } from '../plan.ts';
 import type { Bytes, Piece, Plan } from '../plan.ts';
 import { ZIP_LEVEL, byName, localHeader, zipTail } from './zip.ts';
-import type { ZipMember } from './zip.ts';
+import type { Deflated, ZipMember } from './zip.ts';
 
 export const BROWSER_ZIP = `${DOWNLOAD_DIR}/browser.zip`;
 
@@ -29,7 +29,7 @@ export interface StoredMember {
 /** Where deflated members are kept between builds, by member key (pipeline/cache.ts). */
 export interface DeflatedStore {
   get(key: string): StoredMember | undefined;
-  put(key: string, member: { crc: number; size: number; deflated: Uint8Array }): void;
+  put(key: string, member: Deflated): void;
   /**
    * Keeps these members only, so the store does not grow without bound. It may move the members
    * it keeps: where one is is asked again afterwards.
@@ -57,7 +57,7 @@ export function browserPlans(plans: readonly Plan[]): Plan[] {
 }
 
 /** A member made of a plan's bytes: their CRC-32 and size, and the bytes deflated at ZIP_LEVEL (zip.ts, deflateMember). */
-export type Deflate = (plan: Plan) => Promise<{ crc: number; size: number; deflated: Uint8Array }>;
+export type Deflate = (plan: Plan) => Promise<Deflated>;
 
 /**
  * The zip's plan, from the build's plans (the browser's files among them): each browser file's

@@ -52,8 +52,15 @@ const MODE = (0o100644 << 16) >>> 0;
 const MAX16 = 0xffff;
 const MAX32 = 0xffffffff;
 
+/** A member's bytes deflated, with the CRC-32 and size of what went in. */
+export interface Deflated {
+  crc: number;
+  size: number;
+  deflated: Uint8Array;
+}
+
 /** A member's bytes deflated at `level`, with the CRC-32 and size of what went in. */
-export function deflateMember(bytes: Uint8Array, level = ZIP_LEVEL): { crc: number; size: number; deflated: Uint8Array } {
+export function deflateMember(bytes: Uint8Array, level = ZIP_LEVEL): Deflated {
   return { crc: crc32(bytes) >>> 0, size: bytes.length, deflated: deflateRawSync(bytes, { level }) };
 }
 
@@ -62,7 +69,7 @@ export function deflateMember(bytes: Uint8Array, level = ZIP_LEVEL): { crc: numb
  * buffer holds the whole member: with zlib's 16 KB, the thread pool stopped at each one filled until
  * this thread, busy with other work, handed it the next.
  */
-export function deflateMemberAsync(bytes: Uint8Array, level = ZIP_LEVEL): Promise<{ crc: number; size: number; deflated: Uint8Array }> {
+export function deflateMemberAsync(bytes: Uint8Array, level = ZIP_LEVEL): Promise<Deflated> {
   return new Promise((resolve, reject) => {
     deflateRaw(bytes, { level, ...outputFor(bytes.length) }, (error, deflated) => {
       if (error) reject(error);

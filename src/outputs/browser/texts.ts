@@ -122,16 +122,16 @@ export type RegionHref = (place: ReleasePlace, facility: string, region: Pick<Re
  * links every region, and the home page's some thousands.
  */
 export function regionLinks(from: PagePath): RegionHref {
-  const bands = new Map<ReleasePlace, Map<string, Map<string, string>>>();
+  // By release, then by facility and band.
+  const links = new Map<ReleasePlace, Map<string, string>>();
   return (place, facility, region) => {
-    let facilities = bands.get(place);
-    if (!facilities) bands.set(place, (facilities = new Map<string, Map<string, string>>()));
-    let links = facilities.get(facility);
-    if (!links) facilities.set(facility, (links = new Map<string, string>()));
-    let link = links.get(region.band);
+    let ofRelease = links.get(place);
+    if (!ofRelease) links.set(place, (ofRelease = new Map<string, string>()));
+    const band = `${facility}\0${region.band}`;
+    let link = ofRelease.get(band);
     if (link === undefined) {
       link = linkFrom(from, childPath({ ...place, parent: { name: facility, pretty_name: null } }, 'imaging', region.band));
-      links.set(region.band, link);
+      ofRelease.set(band, link);
     }
     return `${link}#${regionId(region.name)}`;
   };

@@ -51,9 +51,9 @@ export interface UnitText {
 /**
  * The indentation (in tabs, one per level) at which a listing's page shows groups and facilities.
  * A survey's own pages show them one level further out: the text is kept at both. Shifting it as
- * it was written cost a cold build of the L archive about 0.9 s of the writer threads' time, a
- * line at a time; keeping the second costs the digests a tenth of that. Any other column is
- * shifted from the listing's.
+ * it was written, a line at a time, cost a cold build of the L archive 1.3 s of the writer
+ * threads' time; keeping the second costs the digests 0.44 s, and the L cache 77 MB. Any other
+ * column is shifted from the listing's.
  */
 export const FRAGMENT_INDENT = 6;
 

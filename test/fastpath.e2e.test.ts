@@ -16,6 +16,7 @@ import { compileValidators } from '../src/pipeline/validate.ts';
 import { MARKER } from '../src/destination/folder.ts';
 import { LineShifter, filled } from '../src/destination/pieces.ts';
 import { writePlans } from '../src/destination/write.ts';
+import { ALIGN, DIRECT, SINK_BUFFER, SinkWriter, alignedBuffer } from '../src/destination/file-sink.ts';
 import { planOf, plansOf } from '../src/outputs/plan.ts';
 import type { Manifest } from '../src/outputs/plan.ts';
 import { BUNDLED, FIXTURE, PROJECT, cli, expectSameFiles, snapshotTree, syntheticdir, tempdir, testdir, outputCount } from './helpers.ts';
@@ -610,6 +611,72 @@ describe('filling marks with a survey’s URL, a chunk at a time', () => {
       expect(Buffer.concat(out).toString('utf8'), `chunks of ${size}`).toBe(text.replaceAll('\0', fill));
     }
   });
+});
+
+describe('writing a file through a sink: straight to the disk, or through the page cache', () => {
+  // Lengths either side of a disk block and of the sink's buffer, cut into chunks of every size
+  // from a byte to more than the buffer; each written new, over a longer file and over a shorter.
+  const lengths = [0, 1, ALIGN - 1, ALIGN, ALIGN + 1, SINK_BUFFER - 1, SINK_BUFFER, SINK_BUFFER + 1, 3 * SINK_BUFFER + 12_345];
+  const chunkings = [1, 1000, ALIGN, 70_000, SINK_BUFFER + 7];
+  const bytesOf = (length: number, seed: number) => {
+    const bytes = Buffer.alloc(length);
+    for (let at = 0; at < length; at++) bytes[at] = (at * 131 + seed) & 0xff;
+    return bytes;
+  };
+  const chunksOf = (bytes: Buffer, size: number) => () => {
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+    return chunks;
+  };
+
+  test.each([
+    ['straight to the disk', { direct: true }],
+    ['through the page cache', { direct: false }],
+  ])('%s, the file holds the bytes given and their SHA-256 is theirs', async (_way, options) => {
+    const dir = await tempdir();
+    const sinks = new SinkWriter(options);
+    let n = 0;
+    for (const length of lengths) {
+      const bytes = bytesOf(length, length % 251);
+      const expected = createHash('sha256').update(bytes).digest('hex');
+      for (const size of chunkings.filter((c) => (c === 1 ? length < 70_000 : true))) {
+        for (const before of [undefined, length + SINK_BUFFER + 5, Math.floor(length / 2)]) {
+          const file = path.join(dir, `f${n++}`);
+          if (before !== undefined) await writeFile(file, bytesOf(before, 7));
+          const written = await sinks.write(file, before !== undefined, true, chunksOf(bytes, size));
+          const what = `${length} bytes in chunks of ${size}, over ${before ?? 'nothing'}`;
+          expect(written.bytes, what).toBe(length);
+          expect(written.reused, what).toBe(before !== undefined);
+          expect(written.sha256, what).toBe(expected);
+          expect((await readFile(file)).equals(bytes), what).toBe(true);
+        }
+      }
+    }
+  });
+
+  test.runIf(DIRECT !== 0)(
+    'a file system refusing direct writes gets the same bytes through the page cache, that file and the next',
+    async () => {
+      const dir = await tempdir();
+      // A buffer one byte off a page boundary: direct writes from it are refused (EINVAL), as a
+      // file system without direct writes refuses them.
+      const misaligned = alignedBuffer(SINK_BUFFER + ALIGN).subarray(1, SINK_BUFFER + 1);
+      const sinks = new SinkWriter({ buffer: misaligned });
+      for (const [name, length, there] of [
+        ['new', ALIGN * 3 + 5, false],
+        ['over', SINK_BUFFER * 2 + 9, true],
+        ['next', 100, false],
+      ] as const) {
+        const file = path.join(dir, name);
+        if (there) await writeFile(file, bytesOf(length * 2, 3));
+        const bytes = bytesOf(length, 11);
+        const written = await sinks.write(file, there, true, chunksOf(bytes, 4000));
+        expect(written.reused, name).toBe(there);
+        expect(written.sha256, name).toBe(createHash('sha256').update(bytes).digest('hex'));
+        expect((await readFile(file)).equals(bytes), name).toBe(true);
+      }
+    },
+  );
 });
 
 describe("the download's checksums, taken as its files are written", () => {

@@ -1,32 +1,25 @@
-// Writes one plan's bytes into one file, at once, in whichever thread asks: the work of a writer
-// thread (write-threads.ts). Its pieces are read from the build cache's files (kept open for the
-// next plans), shifted and filled as they pass (pieces.ts), gathered into large writes, and written.
+// Writes one plan's bytes into one file in whichever thread asks: the work of a writer thread
+// (write-threads.ts). Its pieces are read from the build cache's files (kept open for the next
+// plans), shifted and filled as they pass (pieces.ts), and written through a sink (file-sink.ts):
+// straight to the disk where the file system allows.
 
-import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, ftruncateSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { StaleBytesError } from '../outputs/plan.ts';
 import type { Piece } from '../outputs/plan.ts';
 import { deflateMember } from '../outputs/download/zip.ts';
 import type { Deflated } from '../outputs/download/zip.ts';
+import { SinkWriter } from './file-sink.ts';
+import type { Written } from './file-sink.ts';
 import { OpenFiles, PieceReader, newSlot, wholeBytes } from './pieces.ts';
-
-/** Chunks at least this long are written as they are; shorter ones are gathered into one write. */
-const GATHERED = 256 * 1024;
-const GATHER = 1 << 20;
-
-export interface Written {
-  bytes: number;
-  /** Whether the file at its path was written over (else it was made new). */
-  reused: boolean;
-  /** The SHA-256 of the bytes written (hex), when it was asked for. */
-  sha256?: string;
-}
 
 export class FileWriter {
   private readonly files = new OpenFiles();
   private readonly slot = newSlot();
   private readonly reader = new PieceReader(() => Promise.resolve(this.slot), this.files);
-  private readonly gather = Buffer.allocUnsafe(GATHER);
+  private readonly sinks: SinkWriter;
+
+  constructor(options: ConstructorParameters<typeof SinkWriter>[0] = {}) {
+    this.sinks = new SinkWriter(options);
+  }
 
   /**
    * Writes the pieces' bytes into a new file, or over the file at its path when `there` is one
@@ -34,38 +27,8 @@ export class FileWriter {
    * as they pass (a download file's, which its checksum list needs), where reading the file again
    * once written cost a thread of its own as long as the rest of a rebuild's writing.
    */
-  write(file: string, pieces: readonly Piece[], there: boolean, hash = false): Written {
-    const { fd, reused } = openOver(file, there);
-    const sha256 = hash ? createHash('sha256') : undefined;
-    try {
-      let at = 0;
-      // How much the gathering buffer holds, and the file offset it starts at.
-      let held = 0;
-      let from = 0;
-      const flush = () => {
-        if (held > 0) writeFully(fd, this.gather.subarray(0, held), from);
-        held = 0;
-      };
-      for (const chunk of this.reader.chunksIn(pieces, () => this.slot)) {
-        sha256?.update(chunk);
-        if (chunk.length >= GATHERED) {
-          flush();
-          writeFully(fd, chunk, at);
-        } else {
-          if (held + chunk.length > GATHER) flush();
-          if (held === 0) from = at;
-          this.gather.set(chunk, held);
-          held += chunk.length;
-        }
-        at += chunk.length;
-      }
-      flush();
-      // A file longer than the new text loses its tail.
-      if (reused) ftruncateSync(fd, at);
-      return { bytes: at, reused, ...(sha256 ? { sha256: sha256.digest('hex') } : {}) };
-    } finally {
-      closeSync(fd);
-    }
+  write(file: string, pieces: readonly Piece[], there: boolean, hash = false): Promise<Written> {
+    return this.sinks.write(file, there, hash, () => this.reader.chunksIn(pieces, () => this.slot));
   }
 
   /** The pieces' bytes, `size` of them, deflated as a zip member. */
@@ -77,33 +40,6 @@ export class FileWriter {
   close(): void {
     this.files.close();
   }
-}
-
-function writeFully(fd: number, bytes: Uint8Array, offset: number): void {
-  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done, offset + done);
-}
-
-/**
- * Opens `file` for writing: the file at its path written over, when `there` is one and nothing
- * else links it; else a new file. Never one that is there (opening it to write would change every
- * folder that links it): if it cannot be removed, this fails.
- */
-export function openOver(file: string, there: boolean): { fd: number; reused: boolean } {
-  if (there) {
-    try {
-      const fd = openSync(file, 'r+');
-      if (fstatSync(fd).nlink === 1) return { fd, reused: true };
-      closeSync(fd);
-    } catch {
-      // Gone, or not a file this user can write over.
-    }
-    try {
-      unlinkSync(file);
-    } catch {
-      // Gone already; or it stays, and opening a new file there fails below.
-    }
-  }
-  return { fd: openSync(file, 'wx'), reused: false };
 }
 
 /** A failure to write, as it crosses from a writer thread: what the writer needs to report it. */

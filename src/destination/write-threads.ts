@@ -10,7 +10,8 @@ import { Worker } from 'node:worker_threads';
 import type { Piece } from '../outputs/plan.ts';
 import { codeFile } from '../project.ts';
 import { errorOf } from './file-writer.ts';
-import type { Failure, Written } from './file-writer.ts';
+import type { Failure } from './file-writer.ts';
+import type { Written } from './file-sink.ts';
 import type { Deflated } from '../outputs/download/zip.ts';
 
 const WORKER_SCRIPT = codeFile('destination/write-worker.js');

@@ -10,7 +10,14 @@ type Job = { id: number } & (
   { file: string; pieces: Piece[]; there: boolean; hash: boolean } | { deflate: { pieces: Piece[]; size: number } }
 );
 
+// One job at a time, in the order sent: the writer's buffers are its own until a file is written.
+let turn = Promise.resolve();
+
 parentPort?.on('message', (job: Job | { stop: true }) => {
+  turn = turn.then(() => run(job));
+});
+
+async function run(job: Job | { stop: true }): Promise<void> {
   if ('stop' in job) {
     writer.close();
     parentPort?.postMessage({ stopped: true });
@@ -18,9 +25,11 @@ parentPort?.on('message', (job: Job | { stop: true }) => {
   }
   try {
     const done =
-      'deflate' in job ? writer.deflate(job.deflate.pieces, job.deflate.size) : writer.write(job.file, job.pieces, job.there, job.hash);
+      'deflate' in job
+        ? writer.deflate(job.deflate.pieces, job.deflate.size)
+        : await writer.write(job.file, job.pieces, job.there, job.hash);
     parentPort?.postMessage({ id: job.id, done });
   } catch (error) {
     parentPort?.postMessage({ id: job.id, failure: failureOf(error) });
   }
-});
+}

@@ -6,33 +6,18 @@
 // build are hard-linked from it instead of written again; a file linked from anywhere else is
 // never written over, so sharing files between the old and new folder is safe.
 
-import { createHash, randomBytes } from 'node:crypto';
-import {
-  close,
-  constants,
-  copyFileSync,
-  ftruncate,
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  unlinkSync,
-  write,
-} from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { constants, copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { StaleBytesError, manifestOf } from '../outputs/plan.ts';
 import type { Manifest, Plan } from '../outputs/plan.ts';
 import { MARKER, WriteError, assertReplaceable, besideOutput, markerText, outputBuildId, swap } from './folder.ts';
 import { fileChunks } from './compress.ts';
 import { OpenFiles, PieceReader, newSlot } from './pieces.ts';
-import { openOver } from './file-writer.ts';
-import type { Written } from './file-writer.ts';
+import { SinkWriter } from './file-sink.ts';
+import type { Written } from './file-sink.ts';
 import type { WriterThreads } from './write-threads.ts';
-import type { Slot } from './pieces.ts';
 import { SpareOutput, foldersOf } from './spare.ts';
 
 export interface WriteStats {
@@ -83,12 +68,8 @@ export interface WriteOptions {
   };
 }
 
-/** Writes in flight into one file: one fills while others are written. */
-const IN_FLIGHT = 3;
 /** Files written at once. */
 const FILES_IN_FLIGHT = 4;
-/** Chunks at least this long are written as they are; shorter ones are gathered (PlanWriter.write). */
-const GATHERED = 256 * 1024;
 
 export async function writePlans(
   plans: readonly Plan[],
@@ -281,117 +262,43 @@ class WriterPool {
 }
 
 /**
- * Writes plans into files, several chunks in flight at explicit offsets on the thread pool,
- * through buffers allocated once: fresh memory for a copy of each large text costs more here than
- * the copying itself.
+ * Writes plans into files through a sink of its own (file-sink.ts): straight to the disk where the
+ * file system allows, a buffer at a time, through buffers allocated once: fresh memory for a copy
+ * of each large text costs more here than the copying itself. Several files are written at once,
+ * each by a writer of the pool, as their pieces are read.
  */
 class PlanWriter {
-  private readonly slots: Slot[] = Array.from({ length: IN_FLIGHT }, newSlot);
-  private turn = 0;
+  private readonly slot = newSlot();
   private readonly reader: PieceReader;
-  /** Buffers that small chunks are gathered into, each written whole, in turn. */
-  private readonly gathers: Slot[] = Array.from({ length: IN_FLIGHT }, newSlot);
-  private gatherTurn = 0;
+  private readonly sinks = new SinkWriter();
   /** Reads the file a precompressed copy is made of, through one slot of its own: the compressor takes each chunk in before the next. */
   private copied?: PieceReader;
 
   constructor(private readonly files: OpenFiles) {
-    this.reader = new PieceReader(() => this.slot(), files);
+    this.reader = new PieceReader(() => Promise.resolve(this.slot), files);
   }
 
   /**
    * Writes one plan's bytes into a new file, or over the file at its path when `there` is one of
    * the spare output's; returns how many bytes it wrote and whether it wrote over that file, and
    * with `hash` their SHA-256, taken as they pass.
-   *
-   * A listing is thousands of pieces, most of them a few hundred bytes (a survey's or release's
-   * head, a small group's text): they are gathered into a buffer and written a megabyte at a time,
-   * where one write each made a catalogue edit's rebuild of a large archive issue some ten
-   * thousand writes. A large chunk goes out as it is, from the slot that holds it.
    */
-  async write(file: string, plan: Plan, there: boolean, hash = false): Promise<Written> {
-    const { fd, reused } = openOver(file, there);
-    const sha256 = hash ? createHash('sha256') : undefined;
-    let at = 0;
-    let stopped: unknown;
-    // The gathering buffer, how much it holds, and the file offset it starts at.
-    let gather: Slot | undefined;
-    let held = 0;
-    let from = 0;
-    const send = (slot: Slot, bytes: Uint8Array, offset: number) => {
-      slot.busy = writeAll(fd, bytes, offset);
-      // Its failure is taken up when the slot is next awaited, maybe after other events: marked
-      // as handled now, so that Node does not end the process over it first.
-      slot.busy.catch(() => undefined);
-    };
-    const flush = () => {
-      if (gather && held > 0) send(gather, gather.input.subarray(0, held), from);
-      gather = undefined;
-      held = 0;
-    };
-    try {
-      for await (const [slot, chunk] of this.chunks(plan)) {
-        sha256?.update(chunk);
-        if (chunk.length >= GATHERED) {
-          flush();
-          send(slot, chunk, at);
-        } else {
-          if (gather && held + chunk.length > gather.input.length) flush();
-          if (!gather) {
-            gather = await this.gatherSlot();
-            from = at;
-          }
-          gather.input.set(chunk, held);
-          held += chunk.length;
-        }
-        at += chunk.length;
-      }
-      flush();
-    } catch (error) {
-      stopped = error;
-    }
-    // Every write ends before the file closes, failed or not; a failed write is reported first.
-    const ended = await Promise.allSettled([...this.slots, ...this.gathers].map((s) => s.busy));
-    for (const slot of [...this.slots, ...this.gathers]) slot.busy = Promise.resolve();
-    let failure: unknown = ended.find((r) => r.status === 'rejected')?.reason ?? stopped;
-    // A file longer than the new text loses its tail.
-    if (failure === undefined && reused) await truncateAt(fd, at).catch((error: unknown) => (failure = error));
-    await closeAt(fd);
-    if (failure !== undefined) throw failure instanceof Error ? failure : new Error(`writing failed: ${JSON.stringify(failure)}`);
-    return { bytes: at, reused, ...(sha256 ? { sha256: sha256.digest('hex') } : {}) };
+  write(file: string, plan: Plan, there: boolean, hash = false): Promise<Written> {
+    return this.sinks.write(file, there, hash, () => this.chunks(plan));
   }
 
-  /** The next gathering buffer, once its last write has ended. */
-  private async gatherSlot(): Promise<Slot> {
-    const slot = this.gathers[this.gatherTurn] as Slot;
-    this.gatherTurn = (this.gatherTurn + 1) % IN_FLIGHT;
-    await slot.busy;
-    return slot;
-  }
-
-  /** A plan's bytes, each chunk with the slot that holds it until that slot's write has ended. */
-  private chunks(plan: Plan): AsyncIterable<[Slot, Uint8Array]> {
-    return plan.compression ? this.compressed(plan) : this.reader.chunks(plan.pieces);
-  }
-
-  /**
-   * A copy's bytes, compressed from its file's as they are read. The compressor makes new buffers,
-   * which it never reuses: each is written through a slot, which bounds the writes in flight.
-   */
-  private async *compressed(plan: Plan): AsyncGenerator<[Slot, Uint8Array]> {
+  /** A plan's bytes, each chunk good until the next is asked for: compressed as they are read for a copy. */
+  private chunks(plan: Plan): AsyncIterable<Uint8Array> {
+    if (!plan.compression) return this.pieceChunks(plan);
     if (!this.copied) {
       const own = newSlot();
       this.copied = new PieceReader(() => Promise.resolve(own), this.files);
     }
-    for await (const chunk of fileChunks(plan, this.copied)) yield [await this.slot(), chunk];
+    return fileChunks(plan, this.copied);
   }
 
-  /** The next slot, once its write has ended. */
-  private async slot(): Promise<Slot> {
-    const slot = this.slots[this.turn] as Slot;
-    this.turn = (this.turn + 1) % IN_FLIGHT;
-    await slot.busy;
-    return slot;
+  private async *pieceChunks(plan: Plan): AsyncGenerator<Uint8Array> {
+    for await (const [, chunk] of this.reader.chunks(plan.pieces)) yield chunk;
   }
 }
 
@@ -407,18 +314,6 @@ function sendable(plan: Plan): boolean {
     if (copied > COPIED) return false;
   }
   return true;
-}
-
-const writeAt = promisify(write);
-const truncateAt = promisify(ftruncate);
-const closeAt = promisify(close);
-
-/** Writes all the bytes at `offset`, on the thread pool. */
-async function writeAll(fd: number, bytes: Uint8Array, offset: number): Promise<void> {
-  for (let done = 0; done < bytes.length;) {
-    const { bytesWritten } = await writeAt(fd, bytes, done, bytes.length - done, offset + done);
-    done += bytesWritten;
-  }
 }
 
 /**

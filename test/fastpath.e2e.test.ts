@@ -368,6 +368,33 @@ describe('the spare output: the output a build replaced, the next build’s stag
     expect(await readdir(dir)).toEqual(['out', 'spares']);
   });
 
+  test.each([
+    ['kept in the cache for the next build, which writes over it', 'B'.repeat(20_000), 1],
+    ['removed, where it would hold more than half the output’s bytes', '', 0],
+  ])('a file put aside and not written over is %s', async (_name, big, recycled) => {
+    const dir = await tempdir();
+    const pool = `${keptIn(dir)}.recycled`;
+    const original = { 'a/list.json': 'L'.repeat(5000), 'b/page.html': page('one'), ...(big ? { 'd/big.json': big } : {}) };
+    const edited = { ...original, 'a/list.json': 'K'.repeat(6000) };
+    const one = await write(dir, original);
+    const two = await write(dir, edited, one.manifest);
+    const three = await write(dir, original, two.manifest);
+    // Built again unchanged, into the second output: its listing, the edit's, is put aside (the
+    // listing is linked from the third), and nothing is written.
+    const four = await write(dir, original, three.manifest);
+    expect(four.stats.written).toBe(0);
+    expect(await texts(path.join(dir, 'out'))).toEqual(original);
+    expect((await readdir(path.join(dir, 'out'))).sort()).toEqual([MARKER, 'a', 'b', ...(big ? ['d'] : [])].sort());
+    expect(await readdir(pool).catch(() => [])).toHaveLength(recycled);
+    // The next page is written into the file kept, where there is one.
+    const other = { ...original, 'b/page.html': page('two') };
+    const five = await write(dir, other, four.manifest);
+    expect(await texts(path.join(dir, 'out'))).toEqual(other);
+    expect(five.stats).toMatchObject({ written: 1, recycled });
+    expect(await readdir(pool).catch(() => [])).toHaveLength(0);
+    expect(await readdir(dir)).toEqual(['out', 'spares']);
+  });
+
   test('a file that cannot be written stops the build and leaves the output as it was', async () => {
     const dir = await tempdir();
     await write(dir, first);

@@ -81,6 +81,14 @@ export class SpareOutput {
 }
 
 /**
+ * Where the files a build put aside to write over and did not (write.ts, RecyclePool) wait for the
+ * next build, beside the spare output it takes its staging folder from.
+ */
+export function recycledBeside(spare: string): string {
+  return `${spare}.recycled`;
+}
+
+/**
  * Removes a spare output: renamed first, so that a build of another output sharing the cache,
  * which may be adopting it at this moment, either has it whole or does not have it.
  */

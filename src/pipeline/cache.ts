@@ -28,7 +28,7 @@ import { nodesKeyOf } from '../kinds/registry.ts';
 import type { Digest } from './digest.ts';
 import type { ScanIndex } from './scan.ts';
 import { processRunning } from '../destination/folder.ts';
-import { discard } from '../destination/spare.ts';
+import { discard, recycledBeside } from '../destination/spare.ts';
 import { readStored } from '../destination/pieces.ts';
 import type { Manifest, StoredBytes } from '../outputs/plan.ts';
 import type { Fragment } from '../outputs/fragment.ts';
@@ -432,9 +432,10 @@ export function openCache(dir: string): Cache {
       } catch {
         // None yet.
       }
-      // Another output's (its folder and manifest), and what a stopped removal left.
+      // Another output's (its folder, manifest and files to write over), and what a stopped removal left.
+      const own = new Set([mine, `${mine}.json`, path.basename(recycledBeside(path.join(all, mine)))]);
       for (const name of names) {
-        if (name === mine || name === `${mine}.json`) continue;
+        if (own.has(name)) continue;
         if (/^[0-9a-f]{16}$/.test(name)) discard(path.join(all, name));
         else rmSync(path.join(all, name), { recursive: true, force: true });
       }

@@ -656,10 +656,26 @@ describe('writing a file through a sink: straight to the disk, or through the pa
     return chunks;
   };
 
+  // As the piece reader gives stored text: read into the sink's room, up to what it holds.
+  const readIntoRoom = (bytes: Buffer, size: number) => (room: () => Buffer) => {
+    function* chunks() {
+      for (let at = 0; at < bytes.length;) {
+        const into = room();
+        const n = Math.min(size, into.length, bytes.length - at);
+        bytes.copy(into, 0, at, at + n);
+        yield into.subarray(0, n);
+        at += n;
+      }
+    }
+    return chunks();
+  };
+
   test.each([
-    ['straight to the disk', { direct: true }],
-    ['through the page cache', { direct: false }],
-  ])('%s, the file holds the bytes given and their SHA-256 is theirs', async (_way, options) => {
+    ['straight to the disk', { direct: true }, false],
+    ['through the page cache', { direct: false }, false],
+    ['straight to the disk, read into its buffer in place', { direct: true }, true],
+    ['through the page cache, read into its buffer in place', { direct: false }, true],
+  ])('%s, the file holds the bytes given and their SHA-256 is theirs', async (_way, options, inPlace) => {
     const dir = await tempdir();
     const sinks = new SinkWriter(options);
     let n = 0;
@@ -670,7 +686,7 @@ describe('writing a file through a sink: straight to the disk, or through the pa
         for (const before of [undefined, length + SINK_BUFFER + 5, Math.floor(length / 2)]) {
           const file = path.join(dir, `f${n++}`);
           if (before !== undefined) await writeFile(file, bytesOf(before, 7));
-          const written = await sinks.write(file, before !== undefined, true, chunksOf(bytes, size));
+          const written = await sinks.write(file, before !== undefined, true, inPlace ? readIntoRoom(bytes, size) : chunksOf(bytes, size));
           const what = `${length} bytes in chunks of ${size}, over ${before ?? 'nothing'}`;
           expect(written.bytes, what).toBe(length);
           expect(written.reused, what).toBe(before !== undefined);

@@ -72,9 +72,23 @@ export class FileSink {
     private readonly hash?: { update(bytes: Uint8Array): unknown },
   ) {}
 
+  /**
+   * Where the next bytes may be read to in place: the buffer past what it holds (never empty). A
+   * chunk pushed from there is taken without a copy: a stored text read straight into the buffer.
+   */
+  room(): Buffer {
+    return this.buffer.subarray(this.held);
+  }
+
   /** Takes the chunk, writing the buffer each time it fills. */
   push(chunk: Uint8Array): void {
     const { buffer } = this;
+    if (chunk.buffer === buffer.buffer && chunk.byteOffset === buffer.byteOffset + this.held) {
+      // Read into the room: already where it goes.
+      this.held += chunk.length;
+      if (this.held === buffer.length) this.flush(buffer.length);
+      return;
+    }
     for (let done = 0; done < chunk.length;) {
       const n = Math.min(chunk.length - done, buffer.length - this.held);
       buffer.set(done === 0 && n === chunk.length ? chunk : chunk.subarray(done, done + n), this.held);
@@ -123,6 +137,9 @@ export class FileSink {
   }
 }
 
+/** A file's bytes, a chunk at a time, each good until the next is asked for; `room`, where a chunk may be read to in place. */
+export type Chunks = (room: () => Buffer) => Iterable<Uint8Array> | AsyncIterable<Uint8Array>;
+
 export interface Written {
   bytes: number;
   /** Whether the file at its path was written over (else it was made new). */
@@ -154,14 +171,10 @@ export class SinkWriter {
   /**
    * Writes the bytes `chunks` gives into a new file, or over the file at its path when `there` is
    * one the staging folder held (spare.ts) and nothing else links it; with `hash`, takes their
-   * SHA-256 as they pass. `chunks` is asked again should the file have to be written again.
+   * SHA-256 as they pass. `chunks` is given the sink's room to read into in place (FileSink.room),
+   * and is asked again should the file have to be written again.
    */
-  async write(
-    file: string,
-    there: boolean,
-    hash: boolean,
-    chunks: () => Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
-  ): Promise<Written> {
+  async write(file: string, there: boolean, hash: boolean, chunks: Chunks): Promise<Written> {
     if (this.direct) {
       try {
         return await this.writeOnce(file, there, hash, chunks, true);
@@ -176,18 +189,12 @@ export class SinkWriter {
     return this.writeOnce(file, there, hash, chunks, false);
   }
 
-  private async writeOnce(
-    file: string,
-    there: boolean,
-    hash: boolean,
-    chunks: () => Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
-    direct: boolean,
-  ): Promise<Written> {
+  private async writeOnce(file: string, there: boolean, hash: boolean, chunks: Chunks, direct: boolean): Promise<Written> {
     const { fd, reused } = openOver(file, there, direct ? DIRECT : 0);
     const sha256 = hash ? createHash('sha256') : undefined;
     const sink = new FileSink(fd, direct, this.buffer, sha256);
     try {
-      for await (const chunk of chunks()) sink.push(chunk);
+      for await (const chunk of chunks(() => sink.room())) sink.push(chunk);
     } catch (error) {
       sink.abandon();
       throw error;

@@ -9,13 +9,15 @@ import { deflateMember } from '../outputs/download/zip.ts';
 import type { Deflated } from '../outputs/download/zip.ts';
 import { SinkWriter } from './file-sink.ts';
 import type { Written } from './file-sink.ts';
-import { OpenFiles, PieceReader, newSlot, wholeBytes } from './pieces.ts';
+import { OpenFiles, PieceReader, newSlot, roomSlot, wholeBytes } from './pieces.ts';
 
 export class FileWriter {
   private readonly files = new OpenFiles();
   private readonly slot = newSlot();
   private readonly reader = new PieceReader(() => Promise.resolve(this.slot), this.files);
   private readonly sinks: SinkWriter;
+  /** Where stored text is read: into the sink's buffer itself. */
+  private readonly room = roomSlot();
 
   constructor(options: ConstructorParameters<typeof SinkWriter>[0] = {}) {
     this.sinks = new SinkWriter(options);
@@ -28,7 +30,7 @@ export class FileWriter {
    * once written cost a thread of its own as long as the rest of a rebuild's writing.
    */
   write(file: string, pieces: readonly Piece[], there: boolean, hash = false): Promise<Written> {
-    return this.sinks.write(file, there, hash, () => this.reader.chunksIn(pieces, () => this.slot));
+    return this.sinks.write(file, there, hash, (room) => this.reader.chunksIn(pieces, () => this.room.at(room)));
   }
 
   /** The pieces' bytes, `size` of them, deflated as a zip member. */

@@ -25,6 +25,22 @@ export function newSlot(): Slot {
 }
 
 /**
+ * A slot whose input is, each time it is given, the room `room` gives (a sink's buffer past what it
+ * holds, file-sink.ts): stored text is read straight to where it is written from, not copied there.
+ * Shifted and filled text still goes through its own output.
+ */
+export function roomSlot(): { slot: Slot; at: (room: () => Buffer) => Slot } {
+  const slot: Slot = { input: Buffer.alloc(0), output: Buffer.allocUnsafe(0), busy: Promise.resolve() };
+  return {
+    slot,
+    at: (room) => {
+      slot.input = room();
+      return slot;
+    },
+  };
+}
+
+/**
  * The build cache's files that readers have opened, each kept open until `close`, its size checked
  * once: a listing takes a piece from each of hundreds of files, and each of the API's listings and
  * pages goes through the same files again, so opening a file for each piece cost a rebuild of a large
@@ -113,7 +129,7 @@ export class PieceReader {
     try {
       for (let read = 0; read < bytes.size;) {
         const { input } = slot();
-        const n = readSync(fd, input, 0, Math.min(CHUNK, bytes.size - read), bytes.offset + read);
+        const n = readSync(fd, input, 0, Math.min(CHUNK, input.length, bytes.size - read), bytes.offset + read);
         if (n === 0) throw cutShort(bytes, read);
         read += n;
         yield input.subarray(0, n);

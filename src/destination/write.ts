@@ -14,7 +14,8 @@ import { StaleBytesError, manifestOf } from '../outputs/plan.ts';
 import type { Manifest, Plan } from '../outputs/plan.ts';
 import { MARKER, WriteError, assertReplaceable, besideOutput, markerText, outputBuildId, swap } from './folder.ts';
 import { fileChunks } from './compress.ts';
-import { OpenFiles, PieceReader, newSlot } from './pieces.ts';
+import { OpenFiles, PieceReader, newSlot, roomSlot } from './pieces.ts';
+import type { Slot } from './pieces.ts';
 import { SinkWriter } from './file-sink.ts';
 import type { Written } from './file-sink.ts';
 import type { WriterThreads } from './write-threads.ts';
@@ -275,14 +276,17 @@ class WriterPool {
  * each by a writer of the pool, as their pieces are read.
  */
 class PlanWriter {
-  private readonly slot = newSlot();
   private readonly reader: PieceReader;
   private readonly sinks = new SinkWriter();
+  /** Where stored text is read: into the sink's buffer itself, where the file being written has one. */
+  private readonly room = roomSlot();
+  private readonly slot = newSlot();
+  private roomOf?: () => Buffer;
   /** Reads the file a precompressed copy is made of, through one slot of its own: the compressor takes each chunk in before the next. */
   private copied?: PieceReader;
 
   constructor(private readonly files: OpenFiles) {
-    this.reader = new PieceReader(() => Promise.resolve(this.slot), files);
+    this.reader = new PieceReader(() => Promise.resolve(this.nextSlot()), files);
   }
 
   /**
@@ -291,12 +295,16 @@ class PlanWriter {
    * with `hash` their SHA-256, taken as they pass.
    */
   write(file: string, plan: Plan, there: boolean, hash = false): Promise<Written> {
-    return this.sinks.write(file, there, hash, () => this.chunks(plan));
+    return this.sinks.write(file, there, hash, (room) => this.chunks(plan, room));
+  }
+
+  private nextSlot(): Slot {
+    return this.roomOf ? this.room.at(this.roomOf) : this.slot;
   }
 
   /** A plan's bytes, each chunk good until the next is asked for: compressed as they are read for a copy. */
-  private chunks(plan: Plan): AsyncIterable<Uint8Array> {
-    if (!plan.compression) return this.pieceChunks(plan);
+  private chunks(plan: Plan, room: () => Buffer): AsyncIterable<Uint8Array> {
+    if (!plan.compression) return this.pieceChunks(plan, room);
     if (!this.copied) {
       const own = newSlot();
       this.copied = new PieceReader(() => Promise.resolve(own), this.files);
@@ -304,8 +312,13 @@ class PlanWriter {
     return fileChunks(plan, this.copied);
   }
 
-  private async *pieceChunks(plan: Plan): AsyncGenerator<Uint8Array> {
-    for await (const [, chunk] of this.reader.chunks(plan.pieces)) yield chunk;
+  private async *pieceChunks(plan: Plan, room: () => Buffer): AsyncGenerator<Uint8Array> {
+    this.roomOf = room;
+    try {
+      for await (const [, chunk] of this.reader.chunks(plan.pieces)) yield chunk;
+    } finally {
+      this.roomOf = undefined;
+    }
   }
 }
 

@@ -71,6 +71,8 @@ export interface WriteOptions {
 
 /** Files written at once. */
 const FILES_IN_FLIGHT = 4;
+/** Files left or linked between looks at the writers' messages. */
+const LINKED_AT_ONCE = 64;
 
 export async function writePlans(
   plans: readonly Plan[],
@@ -204,7 +206,17 @@ export async function writePlans(
       done.set(plan.path, job);
       return job;
     };
-    jobs.push(...order.map(start));
+    // The files to write go to the writers first; those to leave or link follow, a batch at a time
+    // between the writers' messages: linking a first rebuild's 2,600 files and making its 600
+    // folders in one go held this thread 0.23 s, while the writers, done with what they had been
+    // sent, waited for more.
+    const kept = (plan: Plan) => held.get(plan.path) === plan.key || previous?.files[plan.path] === plan.key;
+    jobs.push(...order.filter((plan) => !kept(plan)).map(start));
+    let linked = 0;
+    for (const plan of order.filter(kept)) {
+      jobs.push(start(plan));
+      if (++linked % LINKED_AT_ONCE === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
     if (options.coming) {
       const coming = await options.coming.plans.catch((error: unknown) => {
         unplanned = { error };

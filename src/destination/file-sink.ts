@@ -1,6 +1,6 @@
-// Where a file's bytes go as they are read: copied into a few large buffers, each written as it
-// fills while the next fills, and written straight to the disk (O_DIRECT), past the system's page
-// cache, where the file system allows it.
+// Where a file's bytes go as they are read: into one large buffer (read there in place, or copied),
+// written each time it fills, straight to the disk (O_DIRECT), past the system's page cache, where
+// the file system allows it.
 //
 // Why past the cache: a build of the L archive writes 1.77 GB of output, which nothing reads again
 // until it is served or deployed. Through the page cache, each new file's pages must be found
@@ -155,6 +155,7 @@ export interface Written {
  */
 export class SinkWriter {
   private direct: boolean;
+  private readonly buffer: Buffer;
 
   constructor(
     options: {
@@ -163,9 +164,9 @@ export class SinkWriter {
       /** The buffer (tests give one that direct writes refuse). */
       buffer?: Buffer;
     } = {},
-    private readonly buffer = options.buffer ?? alignedBuffer(),
   ) {
     this.direct = (options.direct ?? true) && DIRECT !== 0;
+    this.buffer = options.buffer ?? alignedBuffer();
   }
 
   /**

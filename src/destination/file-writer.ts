@@ -30,7 +30,7 @@ export class FileWriter {
    * once written cost a thread of its own as long as the rest of a rebuild's writing.
    */
   write(file: string, pieces: readonly Piece[], there: boolean, hash = false): Promise<Written> {
-    return this.sinks.write(file, there, hash, (room) => this.reader.chunksIn(pieces, () => this.room.at(room)));
+    return this.sinks.write(file, there, hash, (room) => this.reader.chunksIn(pieces, () => this.room(room)));
   }
 
   /** The pieces' bytes, `size` of them, deflated as a zip member. */

@@ -29,14 +29,11 @@ export function newSlot(): Slot {
  * holds, file-sink.ts): stored text is read straight to where it is written from, not copied there.
  * Shifted and filled text still goes through its own output.
  */
-export function roomSlot(): { slot: Slot; at: (room: () => Buffer) => Slot } {
+export function roomSlot(): (room: () => Buffer) => Slot {
   const slot: Slot = { input: Buffer.alloc(0), output: Buffer.allocUnsafe(0), busy: Promise.resolve() };
-  return {
-    slot,
-    at: (room) => {
-      slot.input = room();
-      return slot;
-    },
+  return (room) => {
+    slot.input = room();
+    return slot;
   };
 }
 

@@ -292,7 +292,7 @@ class PlanWriter {
   private readonly sinks = new SinkWriter();
   /** Where stored text is read: into the sink's buffer itself, where the file being written has one. */
   private readonly room = roomSlot();
-  private readonly slot = newSlot();
+  /** The room of the file being written (FileSink.room), which the reader reads into. */
   private roomOf?: () => Buffer;
   /** Reads the file a precompressed copy is made of, through one slot of its own: the compressor takes each chunk in before the next. */
   private copied?: PieceReader;
@@ -311,7 +311,8 @@ class PlanWriter {
   }
 
   private nextSlot(): Slot {
-    return this.roomOf ? this.room.at(this.roomOf) : this.slot;
+    if (!this.roomOf) throw new Error('pieces read with no file being written');
+    return this.room(this.roomOf);
   }
 
   /** A plan's bytes, each chunk good until the next is asked for: compressed as they are read for a copy. */

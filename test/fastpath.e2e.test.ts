@@ -16,7 +16,7 @@ import { compileValidators } from '../src/pipeline/validate.ts';
 import { MARKER } from '../src/destination/folder.ts';
 import { LineShifter, filled } from '../src/destination/pieces.ts';
 import { writePlans } from '../src/destination/write.ts';
-import { ALIGN, DIRECT, SINK_BUFFER, SinkWriter, alignedBuffer } from '../src/destination/file-sink.ts';
+import { ALIGN, DIRECT, DIRECT_FROM, SINK_BUFFER, SinkWriter, alignedBuffer } from '../src/destination/file-sink.ts';
 import { planOf, plansOf } from '../src/outputs/plan.ts';
 import type { Manifest } from '../src/outputs/plan.ts';
 import { BUNDLED, FIXTURE, PROJECT, cli, expectSameFiles, snapshotTree, syntheticdir, tempdir, testdir, outputCount } from './helpers.ts';
@@ -643,7 +643,20 @@ describe('filling marks with a survey’s URL, a chunk at a time', () => {
 describe('writing a file through a sink: straight to the disk, or through the page cache', () => {
   // Lengths either side of a disk block and of the sink's buffer, cut into chunks of every size
   // from a byte to more than the buffer; each written new, over a longer file and over a shorter.
-  const lengths = [0, 1, ALIGN - 1, ALIGN, ALIGN + 1, SINK_BUFFER - 1, SINK_BUFFER, SINK_BUFFER + 1, 3 * SINK_BUFFER + 12_345];
+  // With their lengths given, those under DIRECT_FROM go through the page cache.
+  const lengths = [
+    0,
+    1,
+    ALIGN - 1,
+    ALIGN,
+    ALIGN + 1,
+    DIRECT_FROM - 1,
+    DIRECT_FROM,
+    SINK_BUFFER - 1,
+    SINK_BUFFER,
+    SINK_BUFFER + 1,
+    3 * SINK_BUFFER + 12_345,
+  ];
   const chunkings = [1, 1000, ALIGN, 70_000, SINK_BUFFER + 7];
   const bytesOf = (length: number, seed: number) => {
     const bytes = Buffer.alloc(length);
@@ -671,11 +684,13 @@ describe('writing a file through a sink: straight to the disk, or through the pa
   };
 
   test.each([
-    ['straight to the disk', { direct: true }, false],
-    ['through the page cache', { direct: false }, false],
-    ['straight to the disk, read into its buffer in place', { direct: true }, true],
-    ['through the page cache, read into its buffer in place', { direct: false }, true],
-  ])('%s, the file holds the bytes given and their SHA-256 is theirs', async (_way, options, inPlace) => {
+    ['straight to the disk', { direct: true }, false, false],
+    ['through the page cache', { direct: false }, false, false],
+    ['straight to the disk, read into its buffer in place', { direct: true }, true, false],
+    ['through the page cache, read into its buffer in place', { direct: false }, true, false],
+    ['straight to the disk but for small files, their lengths given', { direct: true }, false, true],
+    ['straight to the disk but for small files, read into its buffer in place', { direct: true }, true, true],
+  ])('%s, the file holds the bytes given and their SHA-256 is theirs', async (_way, options, inPlace, sized) => {
     const dir = await tempdir();
     const sinks = new SinkWriter(options);
     let n = 0;
@@ -686,7 +701,8 @@ describe('writing a file through a sink: straight to the disk, or through the pa
         for (const before of [undefined, length + SINK_BUFFER + 5, Math.floor(length / 2)]) {
           const file = path.join(dir, `f${n++}`);
           if (before !== undefined) await writeFile(file, bytesOf(before, 7));
-          const written = await sinks.write(file, before !== undefined, true, inPlace ? readIntoRoom(bytes, size) : chunksOf(bytes, size));
+          const chunks = inPlace ? readIntoRoom(bytes, size) : chunksOf(bytes, size);
+          const written = await sinks.write(file, before !== undefined, true, chunks, sized ? length : undefined);
           const what = `${length} bytes in chunks of ${size}, over ${before ?? 'nothing'}`;
           expect(written.bytes, what).toBe(length);
           expect(written.reused, what).toBe(before !== undefined);

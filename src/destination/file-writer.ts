@@ -29,8 +29,8 @@ export class FileWriter {
    * as they pass (a download file's, which its checksum list needs), where reading the file again
    * once written cost a thread of its own as long as the rest of a rebuild's writing.
    */
-  write(file: string, pieces: readonly Piece[], there: boolean, hash = false): Promise<Written> {
-    return this.sinks.write(file, there, hash, (room) => this.reader.chunksIn(pieces, () => this.room(room)));
+  write(file: string, pieces: readonly Piece[], there: boolean, hash = false, size?: number): Promise<Written> {
+    return this.sinks.write(file, there, hash, (room) => this.reader.chunksIn(pieces, () => this.room(room)), size);
   }
 
   /** The pieces' bytes, `size` of them, deflated as a zip member. */

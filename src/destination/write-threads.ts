@@ -20,7 +20,8 @@ const EACH = 2;
 
 /** What a thread is asked to do: write a file, or deflate a plan's bytes. */
 type Task =
-  { file: string; pieces: readonly Piece[]; there: boolean; hash: boolean } | { deflate: { pieces: readonly Piece[]; size: number } };
+  | { file: string; pieces: readonly Piece[]; there: boolean; hash: boolean; size: number }
+  | { deflate: { pieces: readonly Piece[]; size: number } };
 
 interface Job {
   id: number;
@@ -51,8 +52,8 @@ export class WriterThreads {
   }
 
   /** Writes the pieces into `file` in a thread, and takes its SHA-256 if `hash` says (FileWriter.write). */
-  write(file: string, pieces: readonly Piece[], there: boolean, hash = false): Promise<Written> {
-    return this.ask({ file, pieces, there, hash }, this.queue) as Promise<Written>;
+  write(file: string, pieces: readonly Piece[], there: boolean, hash = false, size = Infinity): Promise<Written> {
+    return this.ask({ file, pieces, there, hash, size }, this.queue) as Promise<Written>;
   }
 
   /** A zip member of the pieces' `size` bytes, deflated in a thread (zip.ts, deflateMember). */

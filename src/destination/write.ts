@@ -177,7 +177,7 @@ export async function writePlans(
         const result: Written | undefined = threaded
           ? failure
             ? undefined
-            : await threads.write(file, plan.pieces, over, measured)
+            : await threads.write(file, plan.pieces, over, measured, plan.size)
           : await writers.run(async (writer) => (failure ? undefined : writer.write(file, plan, over, measured)));
         if (!result) return;
         if (threaded) stats.threaded++;
@@ -307,7 +307,7 @@ class PlanWriter {
    * with `hash` their SHA-256, taken as they pass.
    */
   write(file: string, plan: Plan, there: boolean, hash = false): Promise<Written> {
-    return this.sinks.write(file, there, hash, (room) => this.chunks(plan, room));
+    return this.sinks.write(file, there, hash, (room) => this.chunks(plan, room), plan.size);
   }
 
   private nextSlot(): Slot {

@@ -5,9 +5,6 @@
 // sent (texts in memory would be copied to the thread); the writer (write.ts) writes the others.
 // They also deflate the download zip's members, before any file waiting to be written: on the
 // thread pool, each member cost this thread as much again in handing its bytes to and from zlib.
-// One thread more than the writers only deflates: a writer waits on the disk for much of its time,
-// and the members deflated meanwhile are deflated at no cost to the writing. With it, the writing
-// of a cold L build took 1.20-1.39 s, without it 1.40-1.52 s (three runs each, alternating).
 
 import { Worker } from 'node:worker_threads';
 import type { Piece } from '../outputs/plan.ts';
@@ -50,9 +47,8 @@ export class WriterThreads {
   private next = 0;
   private broken?: Error;
 
-  /** `count` threads that write files (and deflate members), and one that only deflates members. */
-  constructor(private readonly count: number) {
-    this.threads = Array.from({ length: count + 1 }, () => this.start());
+  constructor(count: number) {
+    this.threads = Array.from({ length: count }, () => this.start());
   }
 
   /** Writes the pieces into `file` in a thread, and takes its SHA-256 if `hash` says (FileWriter.write). */
@@ -112,12 +108,12 @@ export class WriterThreads {
     return thread;
   }
 
-  /** Sends waiting members to threads with room for them, and waiting files to writers with room. */
+  /** Sends waiting files to threads with room for them. */
   private deal(): void {
-    for (const [at, thread] of this.threads.entries()) {
+    for (const thread of this.threads) {
       while (thread.jobs.size < EACH) {
-        const job = this.urgent.shift() ?? (at < this.count ? this.queue.shift() : undefined);
-        if (!job) break;
+        const job = this.urgent.shift() ?? this.queue.shift();
+        if (!job) return;
         thread.jobs.set(job.id, job);
         thread.worker.postMessage({ id: job.id, ...job.task });
       }

@@ -11,6 +11,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { digest } from '../src/pipeline/digest.ts';
+import { noCache } from '../src/pipeline/cache.ts';
+import type { Cache } from '../src/pipeline/cache.ts';
+import { digestJob } from '../src/pipeline/pool.ts';
+import type { Fragment } from '../src/outputs/fragment.ts';
 import { scanMetadata } from '../src/pipeline/scan.ts';
 import { compileValidators } from '../src/pipeline/validate.ts';
 import { MARKER } from '../src/destination/folder.ts';
@@ -546,6 +550,42 @@ describe("a digest's shape", () => {
     const edited = change(text);
     expect(edited).not.toBe(text);
     expect(shapeOf(edited) === shapeOf(text)).toBe(same);
+  });
+});
+
+describe("a digest's texts, encoded into a buffer the next file reuses when the cache stores them", () => {
+  const validators = compileValidators();
+  const first = 'alpha/dr1/catalogues/SpecCat.yaml';
+  const second = 'alpha/dr2/catalogues/InputCat.yaml';
+  // Every text of a fragment, as bytes, by name.
+  const textsOf = (fragment: Fragment | undefined): Record<string, Buffer> => {
+    if (!fragment) throw new Error('no fragment rendered');
+    const bytes = (b: Fragment['compact']) => Buffer.from(b instanceof Uint8Array ? b : new Uint8Array());
+    const texts: Record<string, Buffer> = {
+      compact: bytes(fragment.compact),
+      page: bytes(fragment.page),
+      surveyPage: bytes(fragment.surveyPage),
+    };
+    for (const [name, text] of Object.entries(fragment.texts)) texts[name] = bytes(text.bytes);
+    return texts;
+  };
+  const bytesOf = async (relative: string) => new Uint8Array(await readFile(path.join(FIXTURE, relative)));
+
+  test.each([
+    ['a cache that stores nothing (--no-cache)', false],
+    ['a cache that could not store them (a full disk)', true],
+  ])('with %s, each file keeps its own texts, those it would have alone', async (_name, storesTexts) => {
+    const cache: Cache = { ...noCache(), storesTexts };
+    const results = [];
+    for (const relative of [first, second])
+      results.push({
+        relative,
+        result: digestJob({ relative, bytes: await bytesOf(relative), key: relative, render: true }, validators, cache),
+      });
+    for (const { relative, result } of results) {
+      const alone = digest(relative, await bytesOf(relative), relative, validators);
+      expect(textsOf(result.fragment), relative).toEqual(textsOf(alone.fragment));
+    }
   });
 });
 

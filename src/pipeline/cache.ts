@@ -171,6 +171,11 @@ export function digestKey(fingerprint: string, relative: string, contentHash: st
 }
 
 export interface Cache {
+  /**
+   * Whether `put` stores a fragment's texts, so that they need outlive it only until it returns
+   * (they may be encoded into a buffer reused for the next file: fragment.ts, TextScratch).
+   */
+  readonly storesTexts: boolean;
   /** The digest without its fragment's text, which is read only when something asks for it. */
   get(key: string): Digest | undefined;
   /**
@@ -224,6 +229,7 @@ export function noCache(): Cache {
     saveRulesPassed: nothing,
     deflated: { get: nothing, put: nothing, keep: nothing },
     recall: (_name, _key, make) => make(),
+    storesTexts: false,
     hits: 0,
     misses: 0,
   };
@@ -334,6 +340,7 @@ export function openCache(dir: string): Cache {
     }
   };
   const cache: Cache = {
+    storesTexts: true,
     hits: 0,
     misses: 0,
     get(key) {

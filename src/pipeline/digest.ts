@@ -11,7 +11,7 @@ import type { FileKind, KindType, Placement } from '../kinds/registry.ts';
 import { walk } from '../kinds/walk.ts';
 import type { Item } from '../kinds/walk.ts';
 import { renderFragment } from '../outputs/fragment.ts';
-import type { Fragment } from '../outputs/fragment.ts';
+import type { Encode, Fragment } from '../outputs/fragment.ts';
 import { decodeMetadata } from './encoding.ts';
 import { parseFileFast } from './parse.ts';
 import type { MetadataFile } from './parse.ts';
@@ -64,7 +64,8 @@ function shapeOf(data: unknown): string {
   return createHash('sha256').update(JSON.stringify(data)).digest('hex');
 }
 
-export function digest(relative: string, bytes: Uint8Array, key: string, validators: Validators, render = true): Digest {
+/** `encode` makes the rendered texts' bytes (fragment.ts). */
+export function digest(relative: string, bytes: Uint8Array, key: string, validators: Validators, render = true, encode?: Encode): Digest {
   const placed = classify(relative);
   if ('problem' in placed) throw new Error(`digest of a file outside the layout: ${relative}`);
   const { kind, placement } = placed;
@@ -81,6 +82,6 @@ export function digest(relative: string, bytes: Uint8Array, key: string, validat
   const data = skeleton(kind, file.data);
   const shape = shapeOf(data);
   if (!valid || !render) return { ...base, diagnostics, valid, data, shape };
-  const fragment = renderFragment(kind, file.data as NodeYaml, [placement.survey, placement.release ?? ''], key);
+  const fragment = renderFragment(kind, file.data as NodeYaml, [placement.survey, placement.release ?? ''], key, encode);
   return { ...base, diagnostics, valid, data, shape, fragment };
 }

@@ -6,6 +6,8 @@ import { Worker } from 'node:worker_threads';
 import type { Cache } from './cache.ts';
 import { digest } from './digest.ts';
 import type { Digest } from './digest.ts';
+import { TextScratch } from '../outputs/fragment.ts';
+import type { Fragment } from '../outputs/fragment.ts';
 import { RUNS_COMPILED, codeFile } from '../project.ts';
 import { compileValidators } from './validate.ts';
 import type { Validators } from './validate.ts';
@@ -32,9 +34,23 @@ export interface Request {
  * do: the build does not hold them in memory, and the writer copies them from there.
  */
 export function digestJob(job: Job, validators: Validators, cache: Cache): Digest {
-  const result = digest(job.relative, job.bytes, job.key, validators, job.render);
+  // Texts the cache stores go there at once: they are encoded into this thread's scratch buffer.
+  scratch.reset();
+  const encode = cache.storesTexts ? scratch.encode : undefined;
+  const result = digest(job.relative, job.bytes, job.key, validators, job.render, encode);
   const stored = cache.put(result);
-  return stored ? { ...result, fragment: stored } : result;
+  if (stored) return { ...result, fragment: stored };
+  // Not stored (a full disk): the texts are copied out of the scratch buffer, which the next file reuses.
+  return result.fragment && encode ? { ...result, fragment: ownBytes(result.fragment) } : result;
+}
+
+const scratch = new TextScratch();
+
+/** The fragment with bytes of its own for each of its texts. */
+function ownBytes(fragment: Fragment): Fragment {
+  const own = <T extends Fragment['compact']>(bytes: T): T => (bytes instanceof Uint8Array ? (bytes.slice() as T) : bytes);
+  const texts = Object.fromEntries(Object.entries(fragment.texts).map(([name, text]) => [name, { ...text, bytes: own(text.bytes) }]));
+  return { ...fragment, compact: own(fragment.compact), page: own(fragment.page), surveyPage: own(fragment.surveyPage), texts };
 }
 
 /** Worker threads run compiled JavaScript; under a TypeScript test runner the work stays here. */

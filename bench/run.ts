@@ -12,6 +12,8 @@ import type { Size } from './synthetic.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.resolve(HERE, '../../bin/archive-schema.js');
+/** Node's options for the command, as its first line and `npm run build` give them (bin/archive-schema.js). */
+const CLI_NODE = ['--single-threaded-gc'];
 const FLOOR = path.join(HERE, 'floor.js');
 // Prints the process's peak resident memory as it exits, so every step measures its own.
 const RSS_HOOK = `data:text/javascript,process.on('exit',()=>process.stderr.write('\\nBENCH-RSS '+process.resourceUsage().maxRSS+'\\n'))`;
@@ -66,8 +68,9 @@ function sleep(ms: number): void {
 function measure(args: string[], cwd: string): Sample {
   // The previous step's writes go to disk first, so no step pays for another's write-back.
   spawnSync('sync');
+  const node = args[0] === CLI ? CLI_NODE : [];
   const started = performance.now();
-  const run = spawnSync(process.execPath, ['--import', RSS_HOOK, ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const run = spawnSync(process.execPath, [...node, '--import', RSS_HOOK, ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 26 });
   const ms = performance.now() - started;
   if (run.status !== 0) throw new Error(`${args.join(' ')} exited with ${run.status ?? run.signal}:\n${run.stderr}\n${run.stdout}`);
   const rss = /BENCH-RSS (\d+)/.exec(run.stderr)?.[1];

@@ -27,7 +27,8 @@ export class FileWriter {
    * Writes the pieces' bytes into a new file, or over the file at its path when `there` is one
    * the staging folder held (spare.ts) and nothing else links it; with `hash`, takes their SHA-256
    * as they pass (a download file's, which its checksum list needs), where reading the file again
-   * once written cost a thread of its own as long as the rest of a rebuild's writing.
+   * once written cost a thread of its own as long as the rest of a rebuild's writing. `size`, the
+   * file's length where known: a small file goes through the page cache (file-sink.ts, DIRECT_FROM).
    */
   write(file: string, pieces: readonly Piece[], there: boolean, hash = false, size?: number): Promise<Written> {
     return this.sinks.write(file, there, hash, (room) => this.reader.chunksIn(pieces, () => this.room(room)), size);

@@ -20,7 +20,7 @@ const EACH = 2;
 
 /** What a thread is asked to do: write a file, or deflate a plan's bytes. */
 type Task =
-  | { file: string; pieces: readonly Piece[]; there: boolean; hash: boolean; size: number }
+  | { file: string; pieces: readonly Piece[]; there: boolean; hash: boolean; size?: number }
   | { deflate: { pieces: readonly Piece[]; size: number } };
 
 interface Job {
@@ -51,8 +51,11 @@ export class WriterThreads {
     this.threads = Array.from({ length: count }, () => this.start());
   }
 
-  /** Writes the pieces into `file` in a thread, and takes its SHA-256 if `hash` says (FileWriter.write). */
-  write(file: string, pieces: readonly Piece[], there: boolean, hash = false, size = Infinity): Promise<Written> {
+  /**
+   * Writes the pieces into `file` in a thread, and takes its SHA-256 if `hash` says; `size`, the
+   * file's length where known (FileWriter.write).
+   */
+  write(file: string, pieces: readonly Piece[], there: boolean, hash = false, size?: number): Promise<Written> {
     return this.ask({ file, pieces, there, hash, size }, this.queue) as Promise<Written>;
   }
 

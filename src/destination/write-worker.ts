@@ -7,7 +7,7 @@ import { FileWriter, failureOf } from './file-writer.ts';
 
 const writer = new FileWriter();
 type Job = { id: number } & (
-  { file: string; pieces: Piece[]; there: boolean; hash: boolean; size: number } | { deflate: { pieces: Piece[]; size: number } }
+  { file: string; pieces: Piece[]; there: boolean; hash: boolean; size?: number } | { deflate: { pieces: Piece[]; size: number } }
 );
 
 // One job at a time, in the order sent: the writer's buffers are its own until a file is written.

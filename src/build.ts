@@ -52,8 +52,13 @@ import { compileValidators, validateFiles } from './pipeline/validate.ts';
 import { UsageError } from './errors.ts';
 import { withLock } from './locks.ts';
 
-/** The outputs a build writes: each a planner from the checked archive to its files. */
-const PLANNERS: readonly Planner[] = [planApi, planBrowsable, planBrowser, planOpenapi, planDownload];
+/**
+ * The outputs a build writes: each a planner from the checked archive to its files. Planned in
+ * this order, each one's files sent to the writer threads before the next is planned: the API's
+ * listings first, which a one-file edit changes most of, then the browser's pages, whose zip
+ * members deflate while the rest is planned and written.
+ */
+const PLANNERS: readonly Planner[] = [planApi, planBrowser, planBrowsable, planDownload, planOpenapi];
 
 /** Progress of long work, for a terminal: which stage, and how far through it. */
 export type Progress = (stage: 'reading' | 'writing', done: number, total: number) => void;
@@ -163,7 +168,8 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
   await assertReplaceable(options.outDir);
   const checked = await checkArchive(options, cache);
   if (!checked.archive) return checked;
-  // Started before planning: they deflate the zip's members while the rest is planned.
+  // Started before planning: they write each output's files and deflate the zip's members while
+  // the rest is planned.
   const threads = options.dryRun ? undefined : writerThreads(checked.fragments, options.workers ?? 0);
   try {
     return await planAndWrite(options, cache, checked, checked.archive, left, threads);
@@ -182,36 +188,36 @@ async function planAndWrite(
   threads: WriterThreads | undefined,
 ): Promise<BuildResult> {
   const deflate: Deflate = threads ? (plan) => threads.deflate(plan.pieces, plan.size) : deflateHere();
-  const { plans: planned, coming } = planOutputs(archive, checked.fragments, options, cache, deflate);
+  const { batches, coming } = planOutputs(archive, checked.fragments, options, cache, deflate);
   const previous = cache.manifest(options.outDir);
   const known = cache.checksums();
   if (options.dryRun) {
     // The download's list and page are made of its files' checksums, read here from the plans.
-    const all = [...planned, ...(await coming.plans)];
+    const all = [...[...batches].flat(), ...(await coming.plans)];
     const download = all.filter(isDownloadData);
     const plans = [...all, ...downloadIndex(download, await checksumsOf(download, known))];
     return { ...checked, plans, dryRun: await compareWithOutput(plans, options.outDir, previous) };
   }
   const spare = cache.spare(options.outDir);
   const onProgress = options.onProgress;
-  // The download's checksums are taken as its files are written (or once they are), and its list
-  // and page are written last.
-  const download = planned.filter(isDownloadData);
-  const written = await writePlans(planned, options.outDir, {
+  // Each output's files are written while the next is planned. The download's checksums are taken
+  // as its files are written (or once they are), and its list and page are written last.
+  const written = await writePlans([], options.outDir, {
     ...(previous ? { previous } : {}),
     ...(spare ? { spare } : {}),
     ...(onProgress ? { onFile: (done: number, total: number) => onProgress('writing', done, total) } : {}),
     ...(threads ? { threads } : {}),
+    more: batches,
     coming,
     late: {
       measured: isDownloadData,
       known,
       plans: (sums, all) => downloadIndex(all.filter(isDownloadData), sums),
-      count: needsIndex(download) ? INDEX_FILES.length : 0,
+      count: (all) => (needsIndex(all.filter(isDownloadData)) ? INDEX_FILES.length : 0),
     },
   });
   const { manifest, stats, notices, late } = written;
-  const plans = [...planned, ...written.coming, ...late];
+  const plans = [...written.plans, ...written.coming, ...late];
   cache.saveManifest(options.outDir, manifest);
   cache.saveChecksums(checksumsKept(plans, previous, known));
   const said = [...left, ...notices];
@@ -219,10 +225,11 @@ async function planAndWrite(
 }
 
 /**
- * Every file of every output, planned in memory, but those made of others' checksums
- * (downloadIndex, which are in the download and so never precompressed), with their precompressed
- * copies if asked for. The browser's zip is planned from the browser's plans, its members made by
- * `deflate` unless the cache has them, and comes once they are.
+ * Every file of every output, planned in memory as the batches are asked for, an output at a
+ * time, but those made of others' checksums (downloadIndex, which are in the download and so never
+ * precompressed), with their precompressed copies if asked for. The browser's zip is planned from
+ * the browser's plans, its members made by `deflate` unless the cache has them, and comes once
+ * they are.
  */
 function planOutputs(
   archive: Archive,
@@ -230,23 +237,34 @@ function planOutputs(
   options: BuildOptions,
   cache: Cache,
   deflate: Deflate,
-): { plans: Plan[]; coming: { paths: string[]; plans: Promise<Plan[]> } } {
+): { batches: Iterable<Plan[]>; coming: { paths: string[]; plans: Promise<Plan[]> } } {
   if (options.reference) {
     const files = referenceFiles(archive, options.baseUrl);
-    return { plans: plansOf(options.precompress ? withReferenceCopies(files) : files), coming: { paths: [], plans: Promise.resolve([]) } };
+    const plans = plansOf(options.precompress ? withReferenceCopies(files) : files);
+    return { batches: [plans], coming: { paths: [], plans: Promise.resolve([]) } };
   }
   // Placeholders hold a NUL character, which validation refuses in data, so a placeholder can only
   // be one (a SpliceError here is a bug, never a reason to publish something else).
   const input = { archive, fragments, baseUrl: options.baseUrl, recall: cache.recall };
-  // The browser's files first: the zip of them starts deflating the pages that changed (in the
-  // writer threads, or on the thread pool) while the other outputs are planned here, and written
-  // (the zip comes once they are all deflated; the download is never precompressed).
-  const browser = planBrowser(input);
-  const zip = planBrowserZip(browser, cache.deflated, deflate).then((plan) => [plan]);
+  // The zip, once the browser's files are planned and its members deflated.
+  let zipped: { resolve: (plans: Plan[]) => void; reject: (error: unknown) => void } = {
+    resolve: () => undefined,
+    reject: () => undefined,
+  };
+  const zip = new Promise<Plan[]>((resolve, reject) => (zipped = { resolve, reject }));
   // Should something fail before it is awaited, the failure reported is that one.
   zip.catch(() => undefined);
-  const plans = PLANNERS.flatMap((plan) => (plan === planBrowser ? browser : plan(input)));
-  return { plans: options.precompress ? withCopies(plans) : plans, coming: { paths: [BROWSER_ZIP], plans: zip } };
+  function* batches(): Iterable<Plan[]> {
+    for (const planner of PLANNERS) {
+      const plans = planner(input);
+      // The zip of the browser's files starts deflating the pages that changed (in the writer
+      // threads, or on the thread pool) while the other outputs are planned and written.
+      if (planner === planBrowser) planBrowserZip(plans, cache.deflated, deflate).then((plan) => zipped.resolve([plan]), zipped.reject);
+      // Each output's files are in folders of its own: none is another's copy (withCopies).
+      yield options.precompress ? withCopies(plans) : plans;
+    }
+  }
+  return { batches: batches(), coming: { paths: [BROWSER_ZIP], plans: zip } };
 }
 
 /** Zip members deflated on the thread pool, each plan's bytes read whole here first, through one buffer. */

@@ -795,7 +795,7 @@ describe("the download's checksums, taken as its files are written", () => {
     });
     const plans = plansOf(new Map(texts.map((bytes, i) => [`d/${i}.txt`, bytes])));
     const written = await writePlans(plans, path.join(dir, 'out'), {
-      late: { measured: () => true, known: new Map(), plans: (sums) => [planOf('d/SUMS', [JSON.stringify([...sums])])], count: 1 },
+      late: { measured: () => true, known: new Map(), plans: (sums) => [planOf('d/SUMS', [JSON.stringify([...sums])])], count: () => 1 },
     });
     expect(written.stats.written).toBe(cases.length + 1);
     const sums = new Map(JSON.parse(await readFile(path.join(dir, 'out/d/SUMS'), 'utf8')) as [string, string][]);
@@ -926,6 +926,74 @@ describe('writing in worker threads', () => {
     expect(member.crc).toBe(member.crcOfInflated);
     expect(hashed.sha256).toBe(hashed.expected);
     expect(hashed.bytes).toBe(Buffer.byteLength(threads['1'] ?? ''));
+  });
+
+  test('plans given batch by batch: each batch is being written while the next is planned, and the output is the one given at once', async () => {
+    const dir = await tempdir();
+    const got = await compiled(
+      dir,
+      `
+      const fs = await import('node:fs');
+      const big = (n, i) => planOf('big/' + i + '.txt', ['<' + n + ':' + i + '>'.repeat(1 << 16)]);
+      const small = (n) => Array.from({ length: 20 }, (_, i) => planOf('s/' + (i % 4) + '/' + i + '.txt', [n + ':' + i]));
+      const read = (folder) => Object.fromEntries(fs.readdirSync(path.join(dir, folder), { recursive: true }).sort().filter((f) => fs.statSync(path.join(dir, folder, f)).isFile()).map((f) => [f, fs.readFileSync(path.join(dir, folder, f), 'utf8')]));
+      // Whether the first batch's file holds its bytes in the staging folder before the next
+      // batch is planned (which waits up to 5 s for it): it is written meanwhile.
+      const seen = [];
+      function* batches(n, fail) {
+        yield [big(n, 0)];
+        const deadline = Date.now() + 5000;
+        const expected = '<' + n + ':0' + '>'.repeat(1 << 16);
+        const holds = (file) => fs.existsSync(file) && fs.readFileSync(file, 'utf8') === expected;
+        const staged = () => fs.readdirSync(dir).some((f) => f.startsWith('.out-new-') && holds(path.join(dir, f, 'big/0.txt')));
+        while (!staged() && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+        seen.push(staged());
+        if (fail) throw new Error('planning failed');
+        yield [big(n, 1), ...small(n)];
+        // The same bytes as a file of an earlier batch: linked to it once it is written.
+        yield [{ ...big(n, 0), path: 'twin.txt' }];
+      }
+      const out = path.join(dir, 'out');
+      const spare = path.join(dir, 'spare');
+      const one = await writePlans([], out, { threads, spare, more: batches(1) });
+      const two = await writePlans([], out, { threads, spare, previous: one.manifest, more: batches(2) });
+      // Over the spare output (the first), which the second replaced.
+      const three = await writePlans([], out, { threads, spare, previous: two.manifest, more: batches(3) });
+      const before = read('out');
+      let failure = '';
+      try {
+        await writePlans([], out, { threads, spare, previous: three.manifest, more: batches(4, true) });
+      } catch (error) {
+        failure = error.message;
+      }
+      await writePlans([big(3, 0), big(3, 1), ...small(3), { ...big(3, 0), path: 'twin.txt' }], path.join(dir, 'here'));
+      const twin = fs.statSync(path.join(out, 'twin.txt')).ino === fs.statSync(path.join(out, 'big/0.txt')).ino;
+      console.log(JSON.stringify({ seen, out: read('out'), here: read('here'), same: JSON.stringify(before) === JSON.stringify(read('out')), failure, left: fs.readdirSync(dir).filter((f) => f.startsWith('.out-')), manifest: Object.keys(three.manifest.files), written: three.stats.written, twin }));`,
+    );
+    const { seen, out, here, same, failure, left, manifest, written, twin } = got as {
+      seen: boolean[];
+      out: Record<string, string>;
+      here: Record<string, string>;
+      same: boolean;
+      failure: string;
+      left: string[];
+      manifest: string[];
+      written: number;
+      twin: boolean;
+    };
+    expect(seen).toEqual([true, true, true, true]);
+    expect(out).toEqual(here);
+    // Besides the output's marker.
+    expect(Object.keys(out).filter((file) => !file.startsWith('.'))).toHaveLength(23);
+    expect(out['s/1/5.txt']).toBe('3:5');
+    expect(manifest.slice(0, 3)).toEqual(['big/0.txt', 'big/1.txt', 's/0/0.txt']);
+    expect(manifest.at(-1)).toBe('twin.txt');
+    expect(written).toBe(22);
+    expect(twin).toBe(true);
+    // Planning's failure, as it was thrown; the output as it was, and no staging folder left.
+    expect(failure).toBe('planning failed');
+    expect(same).toBe(true);
+    expect(left).toEqual([]);
   });
 
   test('a cached text of another size than recorded, or gone, stops the write and leaves no output', async () => {

@@ -49,6 +49,13 @@ export interface WriteOptions {
    */
   coming?: { paths: readonly string[]; plans: Promise<Plan[]> };
   /**
+   * The rest of the output's plans, planned batch by batch as they are asked for, after `plans`:
+   * with writer threads, the files of each batch that this build writes are sent to them before
+   * the next is planned, so the disk is busy while the rest is planned. Their files come after
+   * those of `plans` in the output's manifest.
+   */
+  more?: Iterable<readonly Plan[]>;
+  /**
    * Worker threads to write files in (write-threads.ts), which the caller ends: for a large output,
    * whose files this thread alone would write one after another. None by default.
    */
@@ -64,8 +71,8 @@ export interface WriteOptions {
     known: Map<string, string>;
     /** The late files, from the checksums and every plan written before them. */
     plans: (sums: ReadonlyMap<string, string>, written: readonly Plan[]) => Plan[];
-    /** How many late files there will be, for the progress count. */
-    count: number;
+    /** How many late files there will be, for the progress count, given every plan. */
+    count: (plans: readonly Plan[]) => number;
   };
 }
 
@@ -78,7 +85,7 @@ export async function writePlans(
   plans: readonly Plan[],
   outDir: string,
   options: WriteOptions = {},
-): Promise<{ manifest: Manifest; stats: WriteStats; notices: string[]; late: Plan[]; coming: Plan[] }> {
+): Promise<{ manifest: Manifest; stats: WriteStats; notices: string[]; plans: Plan[]; late: Plan[]; coming: Plan[] }> {
   const target = path.resolve(outDir);
   const parent = path.dirname(target);
   await assertReplaceable(target);
@@ -99,22 +106,15 @@ export async function writePlans(
   let held = new Map<string, string>();
   let folders = new Set<string>();
   const adopted = await spare?.adopt(staging);
-  if (adopted) {
+  const makeStaging = async () => {
     try {
-      held = new Map(Object.entries(adopted.files));
-      folders = prune(staging, held, [...plans.map((plan) => plan.path), ...(options.coming?.paths ?? [])]);
-    } catch {
-      // Something in it this user may not remove after all: a fresh folder instead.
-      rmSync(staging, { recursive: true, force: true });
-      held = new Map();
-      folders = new Set();
+      await mkdir(staging);
+    } catch (error) {
+      throw new WriteError(`cannot create a staging folder in ${parent}: ${(error as Error).message}`);
     }
-  }
-  try {
-    if (folders.size === 0) await mkdir(staging);
-  } catch (error) {
-    throw new WriteError(`cannot create a staging folder in ${parent}: ${(error as Error).message}`);
-  }
+  };
+  if (adopted) held = new Map(Object.entries(adopted.files));
+  else await makeStaging();
   const stats: WriteStats = { written: 0, linked: 0, recycled: 0, threaded: 0, bytes: 0 };
   const late = options.late;
   const sums = new Map<string, string>();
@@ -126,13 +126,87 @@ export async function writePlans(
   // The build cache's files the pieces are read from, open until everything is written.
   const files = new OpenFiles();
   const measured = (plan: Plan) => late?.measured(plan) ?? false;
-  const order = [...plans.filter(measured), ...plans.filter((plan) => !measured(plan))];
+  // Every plan, those of `more` once they are planned.
+  const all = [...plans];
   // Each file's placing, settled when it is in the staging folder or has failed.
   const jobs: Promise<void>[] = [];
   try {
-    const writers = new WriterPool(files);
     // Folders known to be there.
-    const made = new Set([...folders].map((folder) => path.join(staging, folder)));
+    const made = new Set<string>();
+    const madeFor = (file: string) => {
+      const dir = path.dirname(file);
+      if (!made.has(dir)) {
+        mkdirSync(dir, { recursive: true });
+        made.add(dir);
+      }
+    };
+    // The same bytes already written in this build (the ifs listing is the catalogues one until
+    // IFS data exists), or left unchanged by the previous build: linked instead of written.
+    const firstWith = new Map<string, string>();
+    // Several files are written at once: writes into one file take turns, writes into different
+    // files do not. A twin is linked once the file it shares is complete.
+    const done = new Map<string, Promise<void>>();
+    let failure: { error: unknown; path: string } | undefined;
+    const failed = (plan: Plan) => (error: unknown) => {
+      failure ??= { error, path: plan.path };
+      threads?.cancel(new Error(`not written: ${failure.path} failed`));
+    };
+    const kept = (plan: Plan) => held.get(plan.path) === plan.key || previous?.files[plan.path] === plan.key;
+    // Files sent to the writer threads while the rest was planned, by path: each one's writing.
+    const early = new Map<string, Promise<Written | undefined>>();
+    const send = (batch: readonly Plan[]) => {
+      if (!threads) return;
+      for (const plan of batch) {
+        if (failure || kept(plan) || !sendable(plan) || firstWith.has(plan.key) || early.has(plan.path)) continue;
+        const file = path.join(staging, plan.path);
+        madeFor(file);
+        // Over the spare output's file at its path, if nothing else links it (openOver).
+        const over = held.has(plan.path);
+        // What the staging folder will hold there, which pruning it keeps.
+        held.set(plan.path, plan.key);
+        firstWith.set(plan.key, plan.path);
+        const writing = threads.write(file, plan.pieces, over, measured(plan), plan.size).catch((error: unknown) => {
+          failed(plan)(error);
+          return undefined;
+        });
+        early.set(plan.path, writing);
+        const settled = writing.then(() => undefined);
+        done.set(plan.path, settled);
+        jobs.push(settled);
+      }
+    };
+    if (options.more) {
+      send(plans);
+      try {
+        for (const batch of options.more) {
+          all.push(...batch);
+          send(batch);
+          // The writers' messages, so that those done with what they were sent get more.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      } catch (error) {
+        unplanned = { error };
+        throw error;
+      }
+    }
+    if (adopted) {
+      try {
+        folders = prune(staging, held, [...all.map((plan) => plan.path), ...(options.coming?.paths ?? [])]);
+      } catch {
+        // Something in it this user may not remove after all: a fresh folder instead, and what
+        // was written into it already is written again.
+        await Promise.allSettled(early.values());
+        rmSync(staging, { recursive: true, force: true });
+        for (const map of [held, early, firstWith, done]) map.clear();
+        made.clear();
+        folders = new Set();
+        failure = undefined;
+        await makeStaging();
+      }
+    }
+    for (const folder of folders) made.add(path.join(staging, folder));
+    const order = [...all.filter(measured), ...all.filter((plan) => !measured(plan))];
+    const writers = new WriterPool(files);
     // A measured file is linked only when its checksum is known.
     const pool = recyclePool(
       staging,
@@ -142,27 +216,36 @@ export async function writePlans(
       (plan) => !measured(plan) || late?.known.has(plan.key) === true,
       spare && adopted ? recycledBeside(spare.dir) : undefined,
     );
-    // The same bytes already written in this build (the ifs listing is the catalogues one until
-    // IFS data exists), or left unchanged by the previous build: linked instead of written.
-    const firstWith = new Map<string, string>();
     let index = 0;
-    const total = plans.length + (options.coming?.paths.length ?? 0) + (late?.count ?? 0);
-    // Several files are written at once: writes into one file take turns, writes into different
-    // files do not. A twin is linked once the file it shares is complete.
-    const done = new Map<string, Promise<void>>();
-    let failure: { error: unknown; path: string } | undefined;
+    const total = all.length + (options.coming?.paths.length ?? 0) + (late?.count(all) ?? 0);
+    /** Counts a file written, and keeps its checksum if it was taken. */
+    const account = (plan: Plan, result: Written, threaded: boolean) => {
+      if (threaded) stats.threaded++;
+      stats.bytes += result.bytes;
+      stats.written++;
+      if (result.reused) stats.recycled++;
+      if (result.sha256 !== undefined) {
+        sums.set(plan.path, result.sha256);
+        late?.known.set(plan.key, result.sha256);
+      }
+    };
     /**
      * One file into the staging folder: left as it is when the staging folder holds it already, or
      * linked from `source` when there is one (either, for a `measured` file, when its checksum is
-     * known); written otherwise, and its checksum taken as it is.
+     * known); written otherwise, and its checksum taken as it is. A file sent to a writer thread
+     * while the rest was planned is counted once it is written.
      */
     const place = async (plan: Plan, source: string | undefined, measured: boolean): Promise<void> => {
       const file = path.join(staging, plan.path);
-      const dir = path.dirname(file);
-      if (!made.has(dir)) {
-        mkdirSync(dir, { recursive: true });
-        made.add(dir);
+      const writing = early.get(plan.path);
+      if (writing) {
+        const result = await writing;
+        if (!result) return;
+        account(plan, result, true);
+        options.onFile?.(++index, total);
+        return;
       }
+      madeFor(file);
       const known = measured ? late?.known.get(plan.key) : undefined;
       const usable = !measured || known !== undefined;
       const there = held.has(plan.path);
@@ -180,22 +263,16 @@ export async function writePlans(
             : await threads.write(file, plan.pieces, over, measured, plan.size)
           : await writers.run(async (writer) => (failure ? undefined : writer.write(file, plan, over, measured)));
         if (!result) return;
-        if (threaded) stats.threaded++;
-        stats.bytes += result.bytes;
-        stats.written++;
-        if (result.reused) stats.recycled++;
-        if (result.sha256 !== undefined) {
-          sums.set(plan.path, result.sha256);
-          late?.known.set(plan.key, result.sha256);
-        }
+        account(plan, result, threaded);
       }
       options.onFile?.(++index, total);
     };
-    const failed = (plan: Plan) => (error: unknown) => {
-      failure ??= { error, path: plan.path };
-      threads?.cancel(new Error(`not written: ${failure.path} failed`));
-    };
     const start = (plan: Plan): Promise<void> => {
+      if (early.has(plan.path)) {
+        const job = place(plan, undefined, measured(plan)).catch(failed(plan));
+        done.set(plan.path, job);
+        return job;
+      }
       const twin = firstWith.get(plan.key);
       if (!twin) firstWith.set(plan.key, plan.path);
       const source = twin ? path.join(staging, twin) : previous?.files[plan.path] === plan.key ? path.join(target, plan.path) : undefined;
@@ -210,7 +287,6 @@ export async function writePlans(
     // between the writers' messages: linking a first rebuild's 2,600 files and making its 600
     // folders in one go held this thread 0.23 s, while the writers, done with what they had been
     // sent, waited for more.
-    const kept = (plan: Plan) => held.get(plan.path) === plan.key || previous?.files[plan.path] === plan.key;
     jobs.push(...order.filter((plan) => !kept(plan)).map(start));
     let linked = 0;
     for (const plan of order.filter(kept)) {
@@ -219,6 +295,9 @@ export async function writePlans(
     }
     if (options.coming) {
       const coming = await options.coming.plans.catch((error: unknown) => {
+        // A write failed first, and what was waiting for the threads (the zip's members among it)
+        // failed with it: the failure reported is that write's.
+        if (failure) return [];
         unplanned = { error };
         throw error;
       });
@@ -229,7 +308,7 @@ export async function writePlans(
     await Promise.all(jobs);
     // The late files, made of the others' checksums, one after another.
     if (!failure && late) {
-      latePlans = late.plans(sums, [...plans, ...comingPlans]);
+      latePlans = late.plans(sums, [...all, ...comingPlans]);
       for (const plan of latePlans) {
         const unchanged = previous?.files[plan.path] === plan.key ? path.join(target, plan.path) : undefined;
         await place(plan, unchanged, false).catch(failed(plan));
@@ -242,9 +321,9 @@ export async function writePlans(
       throw new WriteError(`cannot write ${failed} of the output: ${(error as Error).message}; ${outDir} was left as it was${full}`);
     }
     // What was put aside to write over and was not needed leaves the folder before it is published.
-    pool.end(Math.floor(plans.reduce((n, plan) => n + plan.size, 0) / 2));
+    pool.end(Math.floor(all.reduce((n, plan) => n + plan.size, 0) / 2));
     // The marker names the build by every file it holds, the late ones included.
-    await writeFile(path.join(staging, MARKER), markerText(manifestOf([...plans, ...comingPlans, ...latePlans]).build));
+    await writeFile(path.join(staging, MARKER), markerText(manifestOf([...all, ...comingPlans, ...latePlans]).build));
   } catch (error) {
     // Files already sent out are written before their folder goes.
     await Promise.allSettled(jobs);
@@ -254,10 +333,10 @@ export async function writePlans(
   } finally {
     files.close();
   }
-  const manifest = manifestOf([...plans, ...comingPlans, ...latePlans]);
+  const manifest = manifestOf([...all, ...comingPlans, ...latePlans]);
   // The output replaced is kept for the next build when what it holds is known.
   const notice = await swap(staging, target, besideOutput(target, 'old', id), (old) => (previous && spare?.keep(old, previous)) ?? false);
-  return { manifest, stats, notices: notice ? [notice] : [], late: latePlans, coming: comingPlans };
+  return { manifest, stats, notices: notice ? [notice] : [], plans: all, late: latePlans, coming: comingPlans };
 }
 
 /** A few writers, each lent to one file at a time, in the order files ask. */

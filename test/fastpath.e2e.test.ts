@@ -944,8 +944,10 @@ describe('writing in worker threads', () => {
         yield [big(n, 0)];
         const deadline = Date.now() + 5000;
         const expected = '<' + n + ':0' + '>'.repeat(1 << 16);
-        const holds = (file) => fs.existsSync(file) && fs.readFileSync(file, 'utf8') === expected;
-        const staged = () => fs.readdirSync(dir).some((f) => f.startsWith('.out-new-') && holds(path.join(dir, f, 'big/0.txt')));
+        // (A file written over may be gone for a moment: removed, then made new.)
+        const holds = (file) => fs.readFileSync(file, { encoding: 'utf8', flag: 'r' }) === expected;
+        const held = (file) => { try { return holds(file); } catch { return false; } };
+        const staged = () => fs.readdirSync(dir).some((f) => f.startsWith('.out-new-') && held(path.join(dir, f, 'big/0.txt')));
         while (!staged() && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
         seen.push(staged());
         if (fail) throw new Error('planning failed');
@@ -994,6 +996,43 @@ describe('writing in worker threads', () => {
     expect(failure).toBe('planning failed');
     expect(same).toBe(true);
     expect(left).toEqual([]);
+  });
+
+  test('a large file written over its version in the spare output writes only from where they differ, and gives the bytes of a file written whole', async () => {
+    const dir = await tempdir();
+    const got = await compiled(
+      dir,
+      `
+      const fs = await import('node:fs');
+      // 6.4 MB in 100 pieces; the version n changes piece 60 (made longer or shorter) and so
+      // everything after it shifts.
+      const big = (n, tail) => planOf('big.txt', [...Array.from({ length: 100 }, (_, i) => (i === 60 ? 'v' + n : '') + String(i % 10).repeat(1 << 16)), tail]);
+      const other = (n) => planOf('other.txt', ['other ' + n]);
+      const out = path.join(dir, 'out');
+      const spare = path.join(dir, 'spare');
+      const file = path.join(out, 'big.txt');
+      const one = await writePlans([big(1, 'end'), other(1)], out, { threads, spare });
+      const two = await writePlans([big(2, 'end'), other(2)], out, { threads, spare, previous: one.manifest });
+      // Over the first output's file: the same up to piece 60, then longer.
+      const three = await writePlans([big(333, 'the end'), other(3)], out, { threads, spare, previous: two.manifest });
+      const longer = fs.readFileSync(file, 'utf8');
+      const four = await writePlans([big(4, ''), other(4)], out, { threads, spare, previous: three.manifest });
+      const shorter = fs.readFileSync(file, 'utf8');
+      // A byte of the spare output's file (now the third's) changed behind the build's back, in
+      // its unchanged start: written over, it stays, since that start is not written again.
+      const spared = path.join(spare, 'big.txt');
+      const fd = fs.openSync(spared, 'r+');
+      fs.writeSync(fd, 'X', 0);
+      fs.closeSync(fd);
+      await writePlans([big(5, ''), other(5)], out, { threads, spare, previous: four.manifest });
+      const kept = fs.readFileSync(file, 'utf8');
+      await writePlans([big(333, 'the end')], path.join(dir, 'longer'));
+      await writePlans([big(4, '')], path.join(dir, 'shorter'));
+      await writePlans([big(5, '')], path.join(dir, 'fifth'));
+      const whole = (folder) => fs.readFileSync(path.join(dir, folder, 'big.txt'), 'utf8');
+      console.log(JSON.stringify({ marks: big(1, 'end').marks.length, longer: longer === whole('longer'), shorter: shorter === whole('shorter'), recycled: [three.stats.recycled, four.stats.recycled], kept: kept[0], rest: kept.slice(1) === whole('fifth').slice(1) }));`,
+    );
+    expect(got).toEqual({ marks: 6, longer: true, shorter: true, recycled: [2, 2], kept: 'X', rest: true });
   });
 
   test('a cached text of another size than recorded, or gone, stops the write and leaves no output', async () => {

@@ -82,6 +82,11 @@ export class FileSink {
      * another file (its longer tail). A new file written through the cache ends where its bytes do.
      */
     private readonly cut = true,
+    /**
+     * Where writing starts, a multiple of ALIGN: over a previous version of the file whose bytes
+     * before it are these (Plan.marks), they are taken in (and hashed) but not written again.
+     */
+    private readonly skip = 0,
   ) {}
 
   /**
@@ -135,10 +140,10 @@ export class FileSink {
     closeSync(this.fd);
   }
 
-  /** Writes the buffer's first `length` bytes where it starts in the file. */
+  /** Writes the buffer's first `length` bytes where it starts in the file, but those before `skip`. */
   private flush(length: number): void {
     this.hash?.update(this.buffer.subarray(0, this.held));
-    for (let done = 0; done < length;) {
+    for (let done = Math.min(length, Math.max(0, this.skip - this.from)); done < length;) {
       const written = writeSync(this.fd, this.buffer, done, length - done, this.from + done);
       // A short direct write leaves the rest unaligned, which cannot go direct: written again.
       if (this.direct && written !== length - done && written % ALIGN !== 0) throw new DirectRefused('a short direct write');
@@ -186,27 +191,31 @@ export class SinkWriter {
    * one the staging folder held (spare.ts) and nothing else links it; with `hash`, takes their
    * SHA-256 as they pass. `chunks` is given the sink's room to read into in place (FileSink.room),
    * and is asked again should the file have to be written again. `size`, the file's length where
-   * known: under DIRECT_FROM, it is written through the page cache.
+   * known: under DIRECT_FROM, it is written through the page cache. `same`, how many of its first
+   * bytes the file there holds already (Plan.marks): written over, they are not written again.
    */
-  async write(file: string, there: boolean, hash: boolean, chunks: Chunks, size?: number): Promise<Written> {
+  async write(file: string, there: boolean, hash: boolean, chunks: Chunks, size?: number, same = 0): Promise<Written> {
     if (this.direct && (size === undefined || size >= DIRECT_FROM)) {
       try {
-        return await this.writeOnce(file, there, hash, chunks, true);
+        return await this.writeOnce(file, there, hash, chunks, true, same);
       } catch (error) {
         if (!refusesDirect(error)) throw error;
-        // Written again through the cache, over what the refused attempt left at the path.
+        // Written again through the cache, over what the refused attempt left at the path (which
+        // wrote nothing before `same`).
         this.direct = false;
-        const again = await this.writeOnce(file, true, hash, chunks, false);
+        const again = await this.writeOnce(file, true, hash, chunks, false, there ? same : 0);
         return { ...again, reused: there && again.reused };
       }
     }
-    return this.writeOnce(file, there, hash, chunks, false);
+    return this.writeOnce(file, there, hash, chunks, false, same);
   }
 
-  private async writeOnce(file: string, there: boolean, hash: boolean, chunks: Chunks, direct: boolean): Promise<Written> {
+  private async writeOnce(file: string, there: boolean, hash: boolean, chunks: Chunks, direct: boolean, same: number): Promise<Written> {
     const { fd, reused } = openOver(file, there, direct ? DIRECT : 0);
     const sha256 = hash ? createHash('sha256') : undefined;
-    const sink = new FileSink(fd, direct, this.buffer, sha256, direct || reused);
+    // Only the file that was there holds those bytes.
+    const skip = reused ? Math.floor(same / ALIGN) * ALIGN : 0;
+    const sink = new FileSink(fd, direct, this.buffer, sha256, direct || reused, skip);
     try {
       for await (const chunk of chunks(() => sink.room())) sink.push(chunk);
     } catch (error) {

@@ -29,9 +29,10 @@ export class FileWriter {
    * as they pass (a download file's, which its checksum list needs), where reading the file again
    * once written cost a thread of its own as long as the rest of a rebuild's writing. `size`, the
    * file's length where known: a small file goes through the page cache (file-sink.ts, DIRECT_FROM).
+   * `same`, how many of its first bytes the file there holds already (SinkWriter.write).
    */
-  write(file: string, pieces: readonly Piece[], there: boolean, hash = false, size?: number): Promise<Written> {
-    return this.sinks.write(file, there, hash, (room) => this.reader.chunksIn(pieces, () => this.room(room)), size);
+  write(file: string, pieces: readonly Piece[], there: boolean, hash = false, size?: number, same = 0): Promise<Written> {
+    return this.sinks.write(file, there, hash, (room) => this.reader.chunksIn(pieces, () => this.room(room)), size, same);
   }
 
   /** The pieces' bytes, `size` of them, deflated as a zip member. */

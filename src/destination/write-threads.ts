@@ -20,7 +20,7 @@ const EACH = 2;
 
 /** What a thread is asked to do: write a file, or deflate a plan's bytes. */
 type Task =
-  | { file: string; pieces: readonly Piece[]; there: boolean; hash: boolean; size?: number }
+  | { file: string; pieces: readonly Piece[]; there: boolean; hash: boolean; size?: number; same?: number }
   | { deflate: { pieces: readonly Piece[]; size: number } };
 
 interface Job {
@@ -53,10 +53,11 @@ export class WriterThreads {
 
   /**
    * Writes the pieces into `file` in a thread, and takes its SHA-256 if `hash` says; `size`, the
-   * file's length where known (FileWriter.write).
+   * file's length where known, and `same`, how many of its first bytes the file there holds
+   * already (FileWriter.write).
    */
-  write(file: string, pieces: readonly Piece[], there: boolean, hash = false, size?: number): Promise<Written> {
-    return this.ask({ file, pieces, there, hash, size }, this.queue) as Promise<Written>;
+  write(file: string, pieces: readonly Piece[], there: boolean, hash = false, size?: number, same = 0): Promise<Written> {
+    return this.ask({ file, pieces, there, hash, size, same }, this.queue) as Promise<Written>;
   }
 
   /** A zip member of the pieces' `size` bytes, deflated in a thread (zip.ts, deflateMember). */

@@ -7,7 +7,8 @@ import { FileWriter, failureOf } from './file-writer.ts';
 
 const writer = new FileWriter();
 type Job = { id: number } & (
-  { file: string; pieces: Piece[]; there: boolean; hash: boolean; size?: number } | { deflate: { pieces: Piece[]; size: number } }
+  | { file: string; pieces: Piece[]; there: boolean; hash: boolean; size?: number; same?: number }
+  | { deflate: { pieces: Piece[]; size: number } }
 );
 
 // One job at a time, in the order sent: the writer's buffers are its own until a file is written.
@@ -27,7 +28,7 @@ async function run(job: Job | { stop: true }): Promise<void> {
     const done =
       'deflate' in job
         ? writer.deflate(job.deflate.pieces, job.deflate.size)
-        : await writer.write(job.file, job.pieces, job.there, job.hash, job.size);
+        : await writer.write(job.file, job.pieces, job.there, job.hash, job.size, job.same);
     parentPort?.postMessage({ id: job.id, done });
   } catch (error) {
     parentPort?.postMessage({ id: job.id, failure: failureOf(error) });

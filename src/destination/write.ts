@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { constants, copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { StaleBytesError, manifestOf } from '../outputs/plan.ts';
+import { StaleBytesError, commonStart, manifestOf } from '../outputs/plan.ts';
 import type { Manifest, Plan } from '../outputs/plan.ts';
 import { MARKER, WriteError, assertReplaceable, besideOutput, markerText, outputBuildId, swap } from './folder.ts';
 import { fileChunks } from './compress.ts';
@@ -115,6 +115,12 @@ export async function writePlans(
   };
   if (adopted) held = new Map(Object.entries(adopted.files));
   else await makeStaging();
+  /**
+   * How many of a plan's first bytes the staging folder's file at its path holds already, when it
+   * is the spare output's (Plan.marks): written over, they are not written again.
+   */
+  const same = (plan: Plan) =>
+    held.get(plan.path) === adopted?.files[plan.path] ? commonStart(adopted?.marks?.[plan.path], plan.marks) : 0;
   const stats: WriteStats = { written: 0, linked: 0, recycled: 0, threaded: 0, bytes: 0 };
   const late = options.late;
   const sums = new Map<string, string>();
@@ -162,10 +168,11 @@ export async function writePlans(
         madeFor(file);
         // Over the spare output's file at its path, if nothing else links it (openOver).
         const over = held.has(plan.path);
+        const start = over ? same(plan) : 0;
         // What the staging folder will hold there, which pruning it keeps.
         held.set(plan.path, plan.key);
         firstWith.set(plan.key, plan.path);
-        const writing = threads.write(file, plan.pieces, over, measured(plan), plan.size).catch((error: unknown) => {
+        const writing = threads.write(file, plan.pieces, over, measured(plan), plan.size, start).catch((error: unknown) => {
           failed(plan)(error);
           return undefined;
         });
@@ -254,13 +261,14 @@ export async function writePlans(
         stats.linked++;
         if (known !== undefined) sums.set(plan.path, known);
       } else {
-        const over = pool.size > 0 && (!there || shared(file)) ? pool.into(file, plan.size) : there;
+        const recycled = pool.size > 0 && (!there || shared(file));
+        const over = recycled ? pool.into(file, plan.size) : there;
         // Once a file has failed the rest are not started: the staging folder goes anyway.
         const threaded = threads !== undefined && sendable(plan);
         const result: Written | undefined = threaded
           ? failure
             ? undefined
-            : await threads.write(file, plan.pieces, over, measured, plan.size)
+            : await threads.write(file, plan.pieces, over, measured, plan.size, there && !recycled ? same(plan) : 0)
           : await writers.run(async (writer) => (failure ? undefined : writer.write(file, plan, over, measured)));
         if (!result) return;
         account(plan, result, threaded);

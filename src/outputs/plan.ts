@@ -64,7 +64,21 @@ export interface Plan {
    * it is made.
    */
   compression?: Compression;
+  /**
+   * On a large file: where its bytes stand at piece boundaries about every MARK_EVERY bytes, each
+   * with a hash of the pieces before it. Two plans with the same mark have the same bytes up to
+   * it: a file written over its previous version need not write them again (commonStart).
+   */
+  marks?: Mark[];
 }
+
+/** An offset into a file's bytes, and a hash of the pieces before it. */
+export type Mark = [offset: number, hash: string];
+
+/** Files at least this large are marked (Plan.marks). */
+export const MARKED_FROM = 4 << 20;
+/** About how far apart the marks are. */
+export const MARK_EVERY = 1 << 20;
 
 function sizeOf(piece: Piece): number {
   if (typeof piece === 'string') return Buffer.byteLength(piece);
@@ -73,19 +87,54 @@ function sizeOf(piece: Piece): number {
   return length + piece.shift * piece.breaks + filled;
 }
 
+/** What a piece is, for its plan's key: equal for equal bytes. */
+function pieceText(piece: Piece): string {
+  if (typeof piece === 'string') return `s${piece.length}:${piece}`;
+  return `b${piece.key}:${piece.shift}${piece.fill === undefined ? '' : `:f${piece.fill.length}:${piece.fill}`}`;
+}
+
 export function planKey(pieces: readonly Piece[]): string {
   // One string, hashed at once: a call into the hash per piece costs more than the hashing.
   let text = '';
-  for (const piece of pieces) {
-    if (typeof piece === 'string') text += `s${piece.length}:${piece}`;
-    else text += `b${piece.key}:${piece.shift}${piece.fill === undefined ? '' : `:f${piece.fill.length}:${piece.fill}`}`;
-  }
+  for (const piece of pieces) text += pieceText(piece);
   return createHash('sha256').update(text).digest('hex');
 }
 
 export function planOf(file: string, pieces: Piece[]): Plan {
   const kept = pieces.filter((p) => p !== '');
-  return { path: file, pieces: kept, key: planKey(kept), size: kept.reduce((n, p) => n + sizeOf(p), 0) };
+  const size = kept.reduce((n, p) => n + sizeOf(p), 0);
+  if (size < MARKED_FROM) return { path: file, pieces: kept, key: planKey(kept), size };
+  // The key's text, hashed a stretch at a time, the hash so far taken at each mark.
+  const hash = createHash('sha256');
+  const marks: Mark[] = [];
+  let text = '';
+  let offset = 0;
+  for (const piece of kept) {
+    if (offset >= (marks.length + 1) * MARK_EVERY) {
+      hash.update(text);
+      text = '';
+      marks.push([offset, hash.copy().digest('hex').slice(0, 32)]);
+    }
+    text += pieceText(piece);
+    offset += sizeOf(piece);
+  }
+  return { path: file, pieces: kept, key: hash.update(text).digest('hex'), size, marks };
+}
+
+/**
+ * How many bytes at the start of two versions of a file are the same, as far as their marks
+ * show: the offset of the last mark they share, or 0.
+ */
+export function commonStart(one: readonly Mark[] | undefined, other: readonly Mark[] | undefined): number {
+  if (!one || !other) return 0;
+  let common = 0;
+  for (let i = 0; i < one.length && i < other.length; i++) {
+    const [offset, hash] = one[i] ?? [0, ''];
+    const [otherOffset, otherHash] = other[i] ?? [0, ''];
+    if (offset !== otherOffset || hash !== otherHash) break;
+    common = offset;
+  }
+  return common;
 }
 
 /** Plans for files given whole, as text or bytes. */
@@ -100,10 +149,11 @@ export function plansOf(files: ReadonlyMap<string, string | Uint8Array>): Plan[]
   );
 }
 
-/** What a written output was: the plans' id, and each file's content key. */
+/** What a written output was: the plans' id, each file's content key, and the large files' marks. */
 export interface Manifest {
   build: string;
   files: Record<string, string>;
+  marks?: Record<string, Mark[]>;
 }
 
 /** Named by its content, so building the same input twice gives the same manifest. */
@@ -112,7 +162,12 @@ export function manifestOf(plans: readonly Plan[]): Manifest {
     .update(plans.map((p) => `${p.path}\0${p.key}`).join('\n'))
     .digest('hex')
     .slice(0, 16);
-  return { build, files: Object.fromEntries(plans.map((p) => [p.path, p.key])) };
+  const marked = plans.filter((p) => p.marks !== undefined);
+  return {
+    build,
+    files: Object.fromEntries(plans.map((p) => [p.path, p.key])),
+    ...(marked.length > 0 ? { marks: Object.fromEntries(marked.map((p) => [p.path, p.marks ?? []])) } : {}),
+  };
 }
 
 /**

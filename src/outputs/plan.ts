@@ -93,32 +93,27 @@ function pieceText(piece: Piece): string {
   return `b${piece.key}:${piece.shift}${piece.fill === undefined ? '' : `:f${piece.fill.length}:${piece.fill}`}`;
 }
 
-export function planKey(pieces: readonly Piece[]): string {
-  // One string, hashed at once: a call into the hash per piece costs more than the hashing.
-  let text = '';
-  for (const piece of pieces) text += pieceText(piece);
-  return createHash('sha256').update(text).digest('hex');
-}
-
 export function planOf(file: string, pieces: Piece[]): Plan {
   const kept = pieces.filter((p) => p !== '');
   const size = kept.reduce((n, p) => n + sizeOf(p), 0);
-  if (size < MARKED_FROM) return { path: file, pieces: kept, key: planKey(kept), size };
-  // The key's text, hashed a stretch at a time, the hash so far taken at each mark.
+  const marked = size >= MARKED_FROM;
+  // The key's text: hashed at once (a call into the hash per piece costs more than the hashing),
+  // or, for a marked file, a stretch at a time, the hash so far taken at each mark.
   const hash = createHash('sha256');
   const marks: Mark[] = [];
   let text = '';
   let offset = 0;
   for (const piece of kept) {
-    if (offset >= (marks.length + 1) * MARK_EVERY) {
+    if (marked && offset >= (marks.length + 1) * MARK_EVERY) {
       hash.update(text);
       text = '';
       marks.push([offset, hash.copy().digest('hex').slice(0, 32)]);
     }
     text += pieceText(piece);
-    offset += sizeOf(piece);
+    if (marked) offset += sizeOf(piece);
   }
-  return { path: file, pieces: kept, key: hash.update(text).digest('hex'), size, marks };
+  const key = hash.update(text).digest('hex');
+  return marked ? { path: file, pieces: kept, key, size, marks } : { path: file, pieces: kept, key, size };
 }
 
 /**

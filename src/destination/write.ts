@@ -125,6 +125,7 @@ export async function writePlans(
   const late = options.late;
   const sums = new Map<string, string>();
   let latePlans: Plan[] = [];
+  let manifest: Manifest | undefined;
   let comingPlans: Plan[] = [];
   // Planning's failure, thrown as it is once the staging folder is gone.
   let unplanned: { error: unknown } | undefined;
@@ -331,7 +332,8 @@ export async function writePlans(
     // What was put aside to write over and was not needed leaves the folder before it is published.
     pool.end(Math.floor(all.reduce((n, plan) => n + plan.size, 0) / 2));
     // The marker names the build by every file it holds, the late ones included.
-    await writeFile(path.join(staging, MARKER), markerText(manifestOf([...all, ...comingPlans, ...latePlans]).build));
+    manifest = manifestOf([...all, ...comingPlans, ...latePlans]);
+    await writeFile(path.join(staging, MARKER), markerText(manifest.build));
   } catch (error) {
     // Files already sent out are written before their folder goes.
     await Promise.allSettled(jobs);
@@ -341,7 +343,6 @@ export async function writePlans(
   } finally {
     files.close();
   }
-  const manifest = manifestOf([...all, ...comingPlans, ...latePlans]);
   // The output replaced is kept for the next build when what it holds is known.
   const notice = await swap(staging, target, besideOutput(target, 'old', id), (old) => (previous && spare?.keep(old, previous)) ?? false);
   return { manifest, stats, notices: notice ? [notice] : [], plans: all, late: latePlans, coming: comingPlans };

@@ -17,6 +17,19 @@ import type { Deflated } from '../outputs/download/zip.ts';
 const WORKER_SCRIPT = codeFile('destination/write-worker.js');
 /** Files sent to each thread at once: one to write, one waiting, so that no thread waits on this one. */
 const EACH = 2;
+/**
+ * More small files may wait, up to this many bytes and files a thread: a page of the schema browser
+ * takes a thread a fifth of a millisecond, about as long as its message takes to come and go, and
+ * with two at a time the threads of a cold L build sat idle for half of the 0.5 s they spent on the
+ * browser's 2,325 pages and zip members.
+ */
+const SMALL_BYTES = 1 << 20;
+const SMALL_JOBS = 32;
+
+/** A task's bytes, as far as waiting goes (a member to deflate, or a file of unknown size, counts as large). */
+function sizeOf(task: Task): number {
+  return 'deflate' in task ? task.deflate.size : (task.size ?? SMALL_BYTES);
+}
 
 /** What a thread is asked to do: write a file, or deflate a plan's bytes. */
 type Task =
@@ -33,6 +46,8 @@ interface Job {
 interface Thread {
   worker: Worker;
   jobs: Map<number, Job>;
+  /** The bytes of the files it has been sent and not yet written. */
+  bytes: number;
   /** Called once the thread has closed its files and may be ended. */
   stopped?: () => void;
   /** Settles when the thread has ended, whatever ended it. */
@@ -92,7 +107,7 @@ export class WriterThreads {
 
   private start(): Thread {
     const worker = new Worker(WORKER_SCRIPT);
-    const thread: Thread = { worker, jobs: new Map(), exited: new Promise((resolve) => worker.once('exit', resolve)) };
+    const thread: Thread = { worker, jobs: new Map(), bytes: 0, exited: new Promise((resolve) => worker.once('exit', resolve)) };
     thread.worker.on('message', (message: { id: number; done?: Written | Deflated; failure?: Failure } | { stopped: true }) => {
       if ('stopped' in message) {
         thread.stopped?.();
@@ -100,6 +115,7 @@ export class WriterThreads {
       }
       const job = thread.jobs.get(message.id);
       thread.jobs.delete(message.id);
+      if (job) thread.bytes -= sizeOf(job.task);
       if (message.done) job?.resolve(message.done);
       else job?.reject(errorOf(message.failure ?? { message: 'no reply from the writer thread' }));
       this.deal();
@@ -115,10 +131,14 @@ export class WriterThreads {
   /** Sends waiting files to threads with room for them. */
   private deal(): void {
     for (const thread of this.threads) {
-      while (thread.jobs.size < EACH) {
-        const job = this.urgent.shift() ?? this.queue.shift();
-        if (!job) return;
+      for (;;) {
+        const next = this.urgent[0] ?? this.queue[0];
+        if (!next) return;
+        const room = thread.jobs.size < EACH || (thread.jobs.size < SMALL_JOBS && thread.bytes + sizeOf(next.task) <= SMALL_BYTES);
+        if (!room) break;
+        const job = (this.urgent.shift() ?? this.queue.shift()) as Job;
         thread.jobs.set(job.id, job);
+        thread.bytes += sizeOf(job.task);
         thread.worker.postMessage({ id: job.id, ...job.task });
       }
     }

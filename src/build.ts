@@ -33,7 +33,7 @@ import { referenceFiles, withReferenceCopies } from './outputs/reference.ts';
 import { planBrowser } from './outputs/browser/plan.ts';
 import { BROWSER_ZIP, planBrowserZip } from './outputs/download/browser-zip.ts';
 import type { Deflate } from './outputs/download/browser-zip.ts';
-import { deflateMemberAsync } from './outputs/download/zip.ts';
+import { deflateBlocks, deflateMemberAsync } from './outputs/download/zip.ts';
 import { PieceReader, newSlot, wholeBytes } from './destination/pieces.ts';
 import { assemble } from './pipeline/assemble.ts';
 import type { Archive } from './pipeline/assemble.ts';
@@ -187,7 +187,9 @@ async function planAndWrite(
   left: string[],
   threads: WriterThreads | undefined,
 ): Promise<BuildResult> {
-  const deflate: Deflate = threads ? (plan) => threads.deflate(plan.pieces, plan.size) : deflateHere();
+  const deflate: Deflate = threads
+    ? { member: (plan) => threads.deflate(plan.pieces, plan.size), blocks: (plan, known) => threads.blocks(plan.pieces, plan.size, known) }
+    : deflateHere();
   const { batches, coming } = planOutputs(archive, checked.fragments, options, cache, deflate);
   const previous = cache.manifest(options.outDir);
   const known = cache.checksums();
@@ -267,11 +269,17 @@ function planOutputs(
   return { batches: batches(), coming: { paths: [BROWSER_ZIP], plans: zip } };
 }
 
-/** Zip members deflated on the thread pool, each plan's bytes read whole here first, through one buffer. */
+/**
+ * Zip members deflated on the thread pool, each plan's bytes read whole here first, through one
+ * buffer; a large member's blocks here (a build without writer threads is of a small archive).
+ */
 function deflateHere(): Deflate {
   const slot = newSlot();
   const reader = new PieceReader(() => Promise.resolve(slot));
-  return (plan) => deflateMemberAsync(wholeBytes(reader, slot, plan.pieces, plan.size));
+  return {
+    member: (plan) => deflateMemberAsync(wholeBytes(reader, slot, plan.pieces, plan.size)),
+    blocks: (plan, known) => Promise.resolve(deflateBlocks(wholeBytes(reader, slot, plan.pieces, plan.size), new Set(known))),
+  };
 }
 
 /**

@@ -2,7 +2,8 @@
 // Info-ZIP's unzip find every browser file of a build in it, with the built bytes, fixed times
 // and modes; unpacked, its pages link only to one another and their own files; two builds, and
 // the reference path, give the same bytes; a rebuild after one edit deflates only the members
-// whose files changed (seen in the build cache, where each deflated member is kept by its key).
+// whose files changed, and of a large member only the blocks it changed (seen in the build cache,
+// where each deflated member and block is kept by its key).
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -12,7 +13,7 @@ import path from 'node:path';
 import { Parser } from 'htmlparser2';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { isBrowserFile } from '../src/hosting/routes.ts';
-import { zipWhole } from '../src/outputs/download/zip.ts';
+import { BLOCKS_FROM, isBlockKey, zipWhole } from '../src/outputs/download/zip.ts';
 import { PieceReader, newSlot } from '../src/destination/pieces.ts';
 import type { Bytes } from '../src/outputs/plan.ts';
 import { openCache } from '../src/pipeline/cache.ts';
@@ -60,6 +61,40 @@ print(json.dumps(dict(bad=bad, members=members)))
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** A catalogue group of one table of 36 columns with long descriptions, its ids its own. */
+function bigGroup(g: number): string {
+  const columns = Array.from({ length: 36 }, (_, c) => {
+    const words = Array.from({ length: 40 }, (_, w) => `w${(g * 7 + c * 13 + w * 31) % 997}`).join(' ');
+    return [
+      `      - id: ${900_000 + g * 100 + c}`,
+      `        name: COL_${g}_${c}`,
+      `        description: Column ${c} of group ${g}, ${words}`,
+      `        ucd: phot.mag;em.opt.R`,
+      `        unit: mag`,
+    ].join('\n');
+  });
+  return [
+    `id: ${800_000 + g}`,
+    `name: Big${g}`,
+    `pretty_name: Big group ${g}`,
+    'description: A group with long column descriptions.',
+    'version: v1',
+    'created: 2015-01-01T00:00:00Z',
+    'updated: 2015-02-01T00:00:00Z',
+    'contact: {name: Alpha Team, email: alpha-team@example.org}',
+    'tables:',
+    `  - id: ${850_000 + g}`,
+    `    name: BigTable${g}`,
+    '    description: Many columns',
+    '    file_path: /alpha/dr1/',
+    `    file_name: Big${g}.fits`,
+    '    input_cat: false',
+    '    columns:',
+    ...columns,
+    '',
+  ].join('\n');
+}
 
 /** The browser's files of a built output, by their paths in it. */
 async function browserFilesOf(dist: string): Promise<Map<string, Buffer>> {
@@ -204,6 +239,50 @@ describe('download/browser.zip', () => {
     expect(zip.equals(await readFile(path.join(project, 'cold/download/browser.zip')))).toBe(true);
     const { members } = readWithPython(path.join(project, ZIP));
     for (const file of changed) expect(members.find((m) => m.name === file)?.sha256).toBe(sha256(filesAfter.get(file) ?? Buffer.alloc(0)));
+  });
+
+  test('a large member is deflated in blocks, and a rebuild after an edit deflates again only the block it changed', async () => {
+    // Enough catalogue groups, each with long descriptions, for the search data to be deflated in
+    // blocks: each group is a line of it.
+    const groups = Object.fromEntries(Array.from({ length: 120 }, (_, g) => [`alpha/dr1/catalogues/Big${g}.yaml`, bigGroup(g)]));
+    const project = await testdir(groups);
+    const built = await cli(['build', '--cache-dir', CACHE], project);
+    expect(built.code, built.stderr).toBe(0);
+    const searchData = 'browse/search-data.js';
+    expect((await readFile(path.join(project, 'dist', searchData))).length).toBeGreaterThanOrEqual(BLOCKS_FROM);
+    /** The blocks the cache keeps: each one's CRC-32, sizes, pack and place in it. */
+    const blocks = async () => {
+      const index = JSON.parse(await readFile(path.join(project, CACHE, 'deflated/index.json'), 'utf8')) as {
+        members: Record<string, unknown[]>;
+      };
+      return new Map(Object.entries(index.members).filter(([key]) => isBlockKey(key)));
+    };
+    const before = await blocks();
+    expect(before.size).toBeGreaterThanOrEqual(3);
+    await edit(project, 'metadata/alpha/dr1/catalogues/Big60.yaml', (t) => t.replace('Column 7 of group 60', 'Column seven of group 60'));
+    const rebuilt = await cli(['build', '--cache-dir', CACHE], project);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    const after = await blocks();
+    expect(after.size).toBeGreaterThanOrEqual(3);
+    // One block holds the edited line; a block end the edit moved would make it two. The others
+    // were not deflated again: each is where it was in the pack the first build wrote.
+    const fresh = [...after.keys()].filter((key) => !before.has(key));
+    expect(fresh.length).toBeGreaterThanOrEqual(1);
+    expect(fresh.length).toBeLessThanOrEqual(2);
+    for (const [key, block] of after) if (before.has(key)) expect(block.slice(3)).toEqual(before.get(key)?.slice(3));
+    // The zip is the one a cold build and the reference path make, and its member has the file's bytes.
+    const zip = await readFile(path.join(project, ZIP));
+    for (const flags of [['--no-cache'], ['--reference']]) {
+      const out = `again-${flags[0]?.slice(2) ?? ''}`;
+      const again = await cli(['build', '--out', out, ...flags], project);
+      expect(again.code, again.stderr).toBe(0);
+      expect((await readFile(path.join(project, out, 'download/browser.zip'))).equals(zip), flags.join(' ')).toBe(true);
+    }
+    const { bad, members } = readWithPython(path.join(project, ZIP));
+    expect(bad).toBeNull();
+    const expected = sha256(await readFile(path.join(project, 'dist', searchData)));
+    expect(members.find((m) => m.name === searchData)?.sha256).toBe(expected);
+    if (HAS_UNZIP) expect(spawnSync('unzip', ['-tq', path.join(project, ZIP)], { encoding: 'utf8' }).status).toBe(0);
   });
 
   test('a kept member damaged since is noticed: the build starts again cold and still makes the zip', async () => {

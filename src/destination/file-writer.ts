@@ -5,8 +5,8 @@
 
 import { StaleBytesError } from '../outputs/plan.ts';
 import type { Piece } from '../outputs/plan.ts';
-import { deflateMember } from '../outputs/download/zip.ts';
-import type { Deflated } from '../outputs/download/zip.ts';
+import { deflateBlocks, deflateMember } from '../outputs/download/zip.ts';
+import type { Deflated, DeflatedBlocks } from '../outputs/download/zip.ts';
 import { SinkWriter } from './file-sink.ts';
 import type { Written } from './file-sink.ts';
 import { OpenFiles, PieceReader, newSlot, roomSlot, wholeBytes } from './pieces.ts';
@@ -38,6 +38,11 @@ export class FileWriter {
   /** The pieces' bytes, `size` of them, deflated as a zip member. */
   deflate(pieces: readonly Piece[], size: number): Deflated {
     return deflateMember(wholeBytes(this.reader, this.slot, pieces, size));
+  }
+
+  /** A large member's blocks, of the pieces' `size` bytes, those whose keys are not `known` deflated (zip.ts, deflateBlocks). */
+  blocks(pieces: readonly Piece[], size: number, known: readonly string[]): DeflatedBlocks {
+    return deflateBlocks(wholeBytes(this.reader, this.slot, pieces, size), new Set(known));
   }
 
   /** Closes the cache's files it kept open. */

@@ -12,7 +12,7 @@ import { codeFile } from '../project.ts';
 import { errorOf } from './file-writer.ts';
 import type { Failure } from './file-writer.ts';
 import type { Written } from './file-sink.ts';
-import type { Deflated } from '../outputs/download/zip.ts';
+import type { Deflated, DeflatedBlocks } from '../outputs/download/zip.ts';
 
 const WORKER_SCRIPT = codeFile('destination/write-worker.js');
 /** Files sent to each thread at once: one to write, one waiting, so that no thread waits on this one. */
@@ -28,18 +28,21 @@ const SMALL_JOBS = 32;
 
 /** A task's bytes, as far as waiting goes (a member to deflate, or a file of unknown size, counts as large). */
 function sizeOf(task: Task): number {
-  return 'deflate' in task ? task.deflate.size : (task.size ?? SMALL_BYTES);
+  if ('deflate' in task) return task.deflate.size;
+  if ('blocks' in task) return task.blocks.size;
+  return task.size ?? SMALL_BYTES;
 }
 
 /** What a thread is asked to do: write a file, or deflate a plan's bytes. */
 type Task =
   | { file: string; pieces: readonly Piece[]; there: boolean; hash: boolean; size?: number; same?: number }
-  | { deflate: { pieces: readonly Piece[]; size: number } };
+  | { deflate: { pieces: readonly Piece[]; size: number } }
+  | { blocks: { pieces: readonly Piece[]; size: number; known: readonly string[] } };
 
 interface Job {
   id: number;
   task: Task;
-  resolve: (done: Written | Deflated) => void;
+  resolve: (done: Written | Deflated | DeflatedBlocks) => void;
   reject: (error: Error) => void;
 }
 
@@ -80,7 +83,12 @@ export class WriterThreads {
     return this.ask({ deflate: { pieces, size } }, this.urgent) as Promise<Deflated>;
   }
 
-  private ask(task: Task, queue: Job[]): Promise<Written | Deflated> {
+  /** A large member's blocks, those not `known` deflated, in a thread (zip.ts, deflateBlocks). */
+  blocks(pieces: readonly Piece[], size: number, known: readonly string[]): Promise<DeflatedBlocks> {
+    return this.ask({ blocks: { pieces, size, known } }, this.urgent) as Promise<DeflatedBlocks>;
+  }
+
+  private ask(task: Task, queue: Job[]): Promise<Written | Deflated | DeflatedBlocks> {
     return new Promise((resolve, reject) => {
       if (this.broken) {
         reject(this.broken);
@@ -108,18 +116,21 @@ export class WriterThreads {
   private start(): Thread {
     const worker = new Worker(WORKER_SCRIPT);
     const thread: Thread = { worker, jobs: new Map(), bytes: 0, exited: new Promise((resolve) => worker.once('exit', resolve)) };
-    thread.worker.on('message', (message: { id: number; done?: Written | Deflated; failure?: Failure } | { stopped: true }) => {
-      if ('stopped' in message) {
-        thread.stopped?.();
-        return;
-      }
-      const job = thread.jobs.get(message.id);
-      thread.jobs.delete(message.id);
-      if (job) thread.bytes -= sizeOf(job.task);
-      if (message.done) job?.resolve(message.done);
-      else job?.reject(errorOf(message.failure ?? { message: 'no reply from the writer thread' }));
-      this.deal();
-    });
+    thread.worker.on(
+      'message',
+      (message: { id: number; done?: Written | Deflated | DeflatedBlocks; failure?: Failure } | { stopped: true }) => {
+        if ('stopped' in message) {
+          thread.stopped?.();
+          return;
+        }
+        const job = thread.jobs.get(message.id);
+        thread.jobs.delete(message.id);
+        if (job) thread.bytes -= sizeOf(job.task);
+        if (message.done) job?.resolve(message.done);
+        else job?.reject(errorOf(message.failure ?? { message: 'no reply from the writer thread' }));
+        this.deal();
+      },
+    );
     thread.worker.on('error', (error) => {
       for (const job of thread.jobs.values()) job.reject(error);
       thread.jobs.clear();

@@ -9,6 +9,7 @@ const writer = new FileWriter();
 type Job = { id: number } & (
   | { file: string; pieces: Piece[]; there: boolean; hash: boolean; size?: number; same?: number }
   | { deflate: { pieces: Piece[]; size: number } }
+  | { blocks: { pieces: Piece[]; size: number; known: string[] } }
 );
 
 // One job at a time, in the order sent: the writer's buffers are its own until a file is written.
@@ -28,7 +29,9 @@ async function run(job: Job | { stop: true }): Promise<void> {
     const done =
       'deflate' in job
         ? writer.deflate(job.deflate.pieces, job.deflate.size)
-        : await writer.write(job.file, job.pieces, job.there, job.hash, job.size, job.same);
+        : 'blocks' in job
+          ? writer.blocks(job.blocks.pieces, job.blocks.size, job.blocks.known)
+          : await writer.write(job.file, job.pieces, job.there, job.hash, job.size, job.same);
     parentPort?.postMessage({ id: job.id, done });
   } catch (error) {
     parentPort?.postMessage({ id: job.id, failure: failureOf(error) });

@@ -227,7 +227,7 @@ export function noCache(): Cache {
     saveChecksums: nothing,
     rulesPassed: () => false,
     saveRulesPassed: nothing,
-    deflated: { get: nothing, put: nothing, keep: nothing },
+    deflated: { get: nothing, put: nothing, keys: () => [], keep: nothing },
     recall: (_name, _key, make) => make(),
     storesTexts: false,
     hits: 0,
@@ -497,6 +497,7 @@ export function openCache(dir: string): Cache {
         const at = appendToPack(member.deflated);
         if (at) stored().members.set(key, [member.crc, member.size, member.deflated.length, at.name, at.offset]);
       },
+      keys: () => [...stored().members.keys()],
       keep(used) {
         const { members, packs } = stored();
         for (const key of members.keys()) if (!used.has(key)) members.delete(key);

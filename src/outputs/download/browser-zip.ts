@@ -5,16 +5,18 @@
 //
 // Each member is deflated once per content: by the key of its file's plan, its deflated bytes,
 // CRC-32 and sizes are kept in the build cache, and a rebuild after an edit deflates only the
-// files whose plans changed. The zip is then planned like any other file, from the members'
-// headers (made here, small) and their deflated bytes (copied from the cache as it is written).
+// files whose plans changed. A large member (the search data) is deflated in blocks, each kept by
+// the key of its bytes (zip.ts, deflateBlocks), so that an edit deflates again only the blocks it
+// changed. The zip is then planned like any other file, from the members' headers (made here,
+// small) and their deflated bytes (copied from the cache as it is written).
 // The reference path zips the same files whole (zip.ts, zipWhole) and must give the same bytes.
 
 import { createHash } from 'node:crypto';
 import { DOWNLOAD_DIR, isBrowserFile } from '../../hosting/routes.ts';
 import { StaleBytesError, planOf } from '../plan.ts';
 import type { Bytes, Piece, Plan } from '../plan.ts';
-import { ZIP_LEVEL, byName, localHeader, zipTail } from './zip.ts';
-import type { Deflated, ZipMember } from './zip.ts';
+import { BLOCKS_FROM, ZIP_LEVEL, byName, LAST_BLOCK, isBlockKey, localHeader, zipTail } from './zip.ts';
+import type { Deflated, DeflatedBlocks, ZipMember } from './zip.ts';
 
 export const BROWSER_ZIP = `${DOWNLOAD_DIR}/browser.zip`;
 
@@ -30,6 +32,8 @@ export interface StoredMember {
 export interface DeflatedStore {
   get(key: string): StoredMember | undefined;
   put(key: string, member: Deflated): void;
+  /** The keys of what it keeps. */
+  keys(): string[];
   /**
    * Keeps these members only, so the store does not grow without bound. It may move the members
    * it keeps: where one is is asked again afterwards.
@@ -56,8 +60,13 @@ export function browserPlans(plans: readonly Plan[]): Plan[] {
   );
 }
 
-/** A member made of a plan's bytes: their CRC-32 and size, and the bytes deflated at ZIP_LEVEL (zip.ts, deflateMember). */
-export type Deflate = (plan: Plan) => Promise<Deflated>;
+/** What deflates the members, wherever it runs (in the writer threads, or on the thread pool). */
+export interface Deflate {
+  /** A member made of a plan's bytes: their CRC-32 and size, and the bytes deflated at ZIP_LEVEL (zip.ts, deflateMember). */
+  member(plan: Plan): Promise<Deflated>;
+  /** A large member made of a plan's bytes, in blocks, those whose keys are `known` not deflated again (zip.ts, deflateBlocks). */
+  blocks(plan: Plan, known: readonly string[]): Promise<DeflatedBlocks>;
+}
 
 /**
  * The zip's plan, from the build's plans (the browser's files among them): each browser file's
@@ -67,31 +76,52 @@ export type Deflate = (plan: Plan) => Promise<Deflated>;
  */
 export async function planBrowserZip(plans: readonly Plan[], store: DeflatedStore, deflate: Deflate): Promise<Plan> {
   const files = browserPlans(plans);
-  const keys = files.map(memberKey);
-  const found: (StoredMember | undefined)[] = keys.map((key) => store.get(key));
-  const missing = files.flatMap((plan, i) => (found[i] ? [] : [i])).sort((a, b) => (files[b]?.size ?? 0) - (files[a]?.size ?? 0));
+  const large = files.map((plan) => plan.size >= BLOCKS_FROM);
+  const keys = files.map((plan, i) => (large[i] ? '' : memberKey(plan)));
+  const found: (StoredMember | undefined)[] = keys.map((key) => (key === '' ? undefined : store.get(key)));
+  // A large member goes to a thread of its own, which deflates only the blocks not kept.
+  const known = store.keys().filter(isBlockKey);
+  const blocked = new Map<number, DeflatedBlocks>();
+  const fresh = new Map<string, Uint8Array>();
+  const inBlocks = files
+    .flatMap((plan, i) => (large[i] ? [i] : []))
+    .map(async (i) => {
+      const made = await deflate.blocks(files[i] as Plan, known);
+      for (const block of made.blocks) {
+        if (!block.deflated) continue;
+        store.put(block.key, block.deflated);
+        fresh.set(block.key, block.deflated.deflated);
+      }
+      blocked.set(i, made);
+    });
+  const missing = files
+    .flatMap((plan, i) => (found[i] || large[i] ? [] : [i]))
+    .sort((a, b) => (files[b]?.size ?? 0) - (files[a]?.size ?? 0));
   let next = 0;
   const lane = async (): Promise<void> => {
     for (let at = next++; at < missing.length; at = next++) {
       const i = missing[at] as number;
       const plan = files[i] as Plan;
       const key = keys[i] as string;
-      const member = await deflate(plan);
+      const member = await deflate.member(plan);
       store.put(key, member);
       found[i] = { crc: member.crc, size: member.size, compressedSize: member.deflated.length, bytes: member.deflated };
     }
   };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, missing.length) }, lane));
-  store.keep(new Set(keys));
+  await Promise.all([...inBlocks, ...Array.from({ length: Math.min(IN_FLIGHT, missing.length) }, lane)]);
+  const blockKeys = [...blocked.values()].flatMap((made) => made.blocks.map((block) => block.key));
+  store.keep(new Set([...keys.filter((key) => key !== ''), ...blockKeys]));
   // Keeping may have moved members deflated before (into this build's pack): ask where they are now.
   files.forEach((_plan, i) => {
-    if (found[i]?.bytes instanceof Uint8Array) return;
+    if (large[i] || found[i]?.bytes instanceof Uint8Array) return;
     found[i] = store.get(keys[i] as string);
   });
   const members: ZipMember[] = [];
   const pieces: Piece[] = [];
   files.forEach((plan, i) => {
-    const stored = found[i];
+    const made = blocked.get(i);
+    const framed = made ? fromBlocks(plan, made, store, fresh) : undefined;
+    const stored = framed ?? found[i];
     if (!stored) throw new Error(`${plan.path}: its deflated member was not kept`);
     const member: ZipMember = { name: plan.path, crc: stored.crc, size: stored.size, compressedSize: stored.compressedSize };
     // Equal keys mean equal bytes: a member of another size was damaged in the cache.
@@ -101,13 +131,43 @@ export async function planBrowserZip(plans: readonly Plan[], store: DeflatedStor
     }
     members.push(member);
     const header = localHeader(member);
-    const key = keys[i] as string;
     pieces.push({ bytes: header, key: `zip-header:${hex(header)}`, shift: 0, breaks: 0 });
-    pieces.push({ bytes: stored.bytes, key: `zip-member:${key}`, shift: 0, breaks: 0 });
+    if (framed) pieces.push(...framed.pieces);
+    else pieces.push({ bytes: stored.bytes, key: `zip-member:${keys[i] as string}`, shift: 0, breaks: 0 });
   });
   const tail = zipTail(members);
   pieces.push({ bytes: tail, key: `zip-tail:${createHash('sha256').update(tail).digest('hex')}`, shift: 0, breaks: 0 });
   return planOf(BROWSER_ZIP, pieces);
+}
+
+/**
+ * A member deflated in blocks, as the zip holds it: its blocks' deflated bytes in order (those
+ * deflated now, else those kept), then the last block; `bytes` for a message should one be damaged.
+ */
+function fromBlocks(
+  plan: Plan,
+  made: DeflatedBlocks,
+  store: DeflatedStore,
+  fresh: ReadonlyMap<string, Uint8Array>,
+): StoredMember & { pieces: Piece[] } {
+  const pieces: Piece[] = [];
+  let compressedSize = 0;
+  let bytes: Bytes = new Uint8Array();
+  for (const block of made.blocks) {
+    const now = fresh.get(block.key);
+    const kept = now ? undefined : store.get(block.key);
+    if (!now && !kept) throw new Error(`${plan.path}: a deflated block of it was not kept`);
+    if (kept && kept.size !== block.size) {
+      const file = kept.bytes instanceof Uint8Array ? plan.path : kept.bytes.file;
+      throw new StaleBytesError(file, kept.size, block.size, `is kept for a block of ${kept.size} bytes, not ${block.size}`);
+    }
+    const deflated = now ?? (kept as StoredMember).bytes;
+    if (!(deflated instanceof Uint8Array)) bytes = deflated;
+    compressedSize += now ? now.length : (kept as StoredMember).compressedSize;
+    pieces.push({ bytes: deflated, key: `zip-block:${block.key}`, shift: 0, breaks: 0 });
+  }
+  pieces.push({ bytes: LAST_BLOCK as Uint8Array, key: `zip-last-block:${hex(LAST_BLOCK)}`, shift: 0, breaks: 0 });
+  return { crc: made.crc, size: made.size, compressedSize: compressedSize + LAST_BLOCK.length, bytes, pieces };
 }
 
 /** Small bytes as their own key. */

@@ -11,6 +11,15 @@ import { SinkWriter } from './file-sink.ts';
 import type { Written } from './file-sink.ts';
 import { OpenFiles, PieceReader, newSlot, roomSlot, wholeBytes } from './pieces.ts';
 
+/**
+ * What a writer thread is asked to do (write-threads.ts, write-worker.ts): write a file, deflate a
+ * zip member, or deflate a large member's blocks.
+ */
+export type WriterTask =
+  | { file: string; pieces: readonly Piece[]; there: boolean; hash: boolean; size?: number; same?: number }
+  | { deflate: { pieces: readonly Piece[]; size: number } }
+  | { blocks: { pieces: readonly Piece[]; size: number; known: readonly string[] } };
+
 export class FileWriter {
   private readonly files = new OpenFiles();
   private readonly slot = newSlot();

@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import type { Piece } from '../outputs/plan.ts';
 import { codeFile } from '../project.ts';
 import { errorOf } from './file-writer.ts';
-import type { Failure } from './file-writer.ts';
+import type { Failure, WriterTask as Task } from './file-writer.ts';
 import type { Written } from './file-sink.ts';
 import type { Deflated, DeflatedBlocks } from '../outputs/download/zip.ts';
 
@@ -26,18 +26,12 @@ const EACH = 2;
 const SMALL_BYTES = 1 << 20;
 const SMALL_JOBS = 32;
 
-/** A task's bytes, as far as waiting goes (a member to deflate, or a file of unknown size, counts as large). */
+/** A task's bytes, as far as waiting goes (a file of unknown size counts as large). */
 function sizeOf(task: Task): number {
   if ('deflate' in task) return task.deflate.size;
   if ('blocks' in task) return task.blocks.size;
   return task.size ?? SMALL_BYTES;
 }
-
-/** What a thread is asked to do: write a file, or deflate a plan's bytes. */
-type Task =
-  | { file: string; pieces: readonly Piece[]; there: boolean; hash: boolean; size?: number; same?: number }
-  | { deflate: { pieces: readonly Piece[]; size: number } }
-  | { blocks: { pieces: readonly Piece[]; size: number; known: readonly string[] } };
 
 interface Job {
   id: number;
@@ -49,12 +43,17 @@ interface Job {
 interface Thread {
   worker: Worker;
   jobs: Map<number, Job>;
-  /** The bytes of the files it has been sent and not yet written. */
-  bytes: number;
   /** Called once the thread has closed its files and may be ended. */
   stopped?: () => void;
   /** Settles when the thread has ended, whatever ended it. */
   exited: Promise<unknown>;
+}
+
+/** The bytes of what a thread has been sent and not finished. */
+function waiting(thread: Thread): number {
+  let bytes = 0;
+  for (const job of thread.jobs.values()) bytes += sizeOf(job.task);
+  return bytes;
 }
 
 export class WriterThreads {
@@ -115,7 +114,7 @@ export class WriterThreads {
 
   private start(): Thread {
     const worker = new Worker(WORKER_SCRIPT);
-    const thread: Thread = { worker, jobs: new Map(), bytes: 0, exited: new Promise((resolve) => worker.once('exit', resolve)) };
+    const thread: Thread = { worker, jobs: new Map(), exited: new Promise((resolve) => worker.once('exit', resolve)) };
     thread.worker.on(
       'message',
       (message: { id: number; done?: Written | Deflated | DeflatedBlocks; failure?: Failure } | { stopped: true }) => {
@@ -125,7 +124,6 @@ export class WriterThreads {
         }
         const job = thread.jobs.get(message.id);
         thread.jobs.delete(message.id);
-        if (job) thread.bytes -= sizeOf(job.task);
         if (message.done) job?.resolve(message.done);
         else job?.reject(errorOf(message.failure ?? { message: 'no reply from the writer thread' }));
         this.deal();
@@ -145,11 +143,10 @@ export class WriterThreads {
       for (;;) {
         const next = this.urgent[0] ?? this.queue[0];
         if (!next) return;
-        const room = thread.jobs.size < EACH || (thread.jobs.size < SMALL_JOBS && thread.bytes + sizeOf(next.task) <= SMALL_BYTES);
+        const room = thread.jobs.size < EACH || (thread.jobs.size < SMALL_JOBS && waiting(thread) + sizeOf(next.task) <= SMALL_BYTES);
         if (!room) break;
         const job = (this.urgent.shift() ?? this.queue.shift()) as Job;
         thread.jobs.set(job.id, job);
-        thread.bytes += sizeOf(job.task);
         thread.worker.postMessage({ id: job.id, ...job.task });
       }
     }

@@ -2,15 +2,11 @@
 // closes the cache's files it kept open when it is told to stop.
 
 import { parentPort } from 'node:worker_threads';
-import type { Piece } from '../outputs/plan.ts';
 import { FileWriter, failureOf } from './file-writer.ts';
+import type { WriterTask } from './file-writer.ts';
 
 const writer = new FileWriter();
-type Job = { id: number } & (
-  | { file: string; pieces: Piece[]; there: boolean; hash: boolean; size?: number; same?: number }
-  | { deflate: { pieces: Piece[]; size: number } }
-  | { blocks: { pieces: Piece[]; size: number; known: string[] } }
-);
+type Job = { id: number } & WriterTask;
 
 // One job at a time, in the order sent: the writer's buffers are its own until a file is written.
 let turn = Promise.resolve();

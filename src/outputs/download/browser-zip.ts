@@ -80,7 +80,7 @@ export async function planBrowserZip(plans: readonly Plan[], store: DeflatedStor
   const keys = files.map((plan, i) => (large[i] ? '' : memberKey(plan)));
   const found: (StoredMember | undefined)[] = keys.map((key) => (key === '' ? undefined : store.get(key)));
   // A large member goes to a thread of its own, which deflates only the blocks not kept.
-  const known = store.keys().filter(isBlockKey);
+  const known = large.includes(true) ? store.keys().filter(isBlockKey) : [];
   const blocked = new Map<number, DeflatedBlocks>();
   const fresh = new Map<string, Uint8Array>();
   const inBlocks = files
@@ -120,54 +120,61 @@ export async function planBrowserZip(plans: readonly Plan[], store: DeflatedStor
   const pieces: Piece[] = [];
   files.forEach((plan, i) => {
     const made = blocked.get(i);
-    const framed = made ? fromBlocks(plan, made, store, fresh) : undefined;
-    const stored = framed ?? found[i];
-    if (!stored) throw new Error(`${plan.path}: its deflated member was not kept`);
-    const member: ZipMember = { name: plan.path, crc: stored.crc, size: stored.size, compressedSize: stored.compressedSize };
-    // Equal keys mean equal bytes: a member of another size was damaged in the cache.
-    if (member.size !== plan.size) {
-      const file = stored.bytes instanceof Uint8Array ? plan.path : stored.bytes.file;
-      throw new StaleBytesError(file, member.size, plan.size, `is kept for a file of ${member.size} bytes, not ${plan.size}`);
-    }
-    members.push(member);
-    const header = localHeader(member);
-    pieces.push({ bytes: header, key: `zip-header:${hex(header)}`, shift: 0, breaks: 0 });
-    if (framed) pieces.push(...framed.pieces);
-    else pieces.push({ bytes: stored.bytes, key: `zip-member:${keys[i] as string}`, shift: 0, breaks: 0 });
+    const framed = made ? fromBlocks(plan, made, store, fresh) : fromMember(plan, found[i], keys[i] as string);
+    members.push(framed.member);
+    const header = localHeader(framed.member);
+    pieces.push({ bytes: header, key: `zip-header:${hex(header)}`, shift: 0, breaks: 0 }, ...framed.pieces);
   });
   const tail = zipTail(members);
   pieces.push({ bytes: tail, key: `zip-tail:${createHash('sha256').update(tail).digest('hex')}`, shift: 0, breaks: 0 });
   return planOf(BROWSER_ZIP, pieces);
 }
 
-/**
- * A member deflated in blocks, as the zip holds it: its blocks' deflated bytes in order (those
- * deflated now, else those kept), then the last block; `bytes` for a message should one be damaged.
- */
-function fromBlocks(
-  plan: Plan,
-  made: DeflatedBlocks,
-  store: DeflatedStore,
-  fresh: ReadonlyMap<string, Uint8Array>,
-): StoredMember & { pieces: Piece[] } {
+/** A member as the zip holds it: its entry, and the pieces of its deflated bytes. */
+interface Framed {
+  member: ZipMember;
+  pieces: Piece[];
+}
+
+/** A member deflated whole, as it was kept or deflated now. */
+function fromMember(plan: Plan, stored: StoredMember | undefined, key: string): Framed {
+  if (!stored) throw new Error(`${plan.path}: its deflated member was not kept`);
+  assertSize(plan, stored, plan.size, 'file');
+  return {
+    member: { name: plan.path, crc: stored.crc, size: stored.size, compressedSize: stored.compressedSize },
+    pieces: [{ bytes: stored.bytes, key: `zip-member:${key}`, shift: 0, breaks: 0 }],
+  };
+}
+
+/** A member deflated in blocks: its blocks' deflated bytes in order (those deflated now, else those kept), then the last block. */
+function fromBlocks(plan: Plan, made: DeflatedBlocks, store: DeflatedStore, fresh: ReadonlyMap<string, Uint8Array>): Framed {
   const pieces: Piece[] = [];
   let compressedSize = 0;
-  let bytes: Bytes = new Uint8Array();
   for (const block of made.blocks) {
     const now = fresh.get(block.key);
-    const kept = now ? undefined : store.get(block.key);
-    if (!now && !kept) throw new Error(`${plan.path}: a deflated block of it was not kept`);
-    if (kept && kept.size !== block.size) {
-      const file = kept.bytes instanceof Uint8Array ? plan.path : kept.bytes.file;
-      throw new StaleBytesError(file, kept.size, block.size, `is kept for a block of ${kept.size} bytes, not ${block.size}`);
+    if (now) {
+      compressedSize += now.length;
+      pieces.push({ bytes: now, key: `zip-block:${block.key}`, shift: 0, breaks: 0 });
+      continue;
     }
-    const deflated = now ?? (kept as StoredMember).bytes;
-    if (!(deflated instanceof Uint8Array)) bytes = deflated;
-    compressedSize += now ? now.length : (kept as StoredMember).compressedSize;
-    pieces.push({ bytes: deflated, key: `zip-block:${block.key}`, shift: 0, breaks: 0 });
+    const kept = store.get(block.key);
+    if (!kept) throw new Error(`${plan.path}: a deflated block of it was not kept`);
+    assertSize(plan, kept, block.size, 'block');
+    compressedSize += kept.compressedSize;
+    pieces.push({ bytes: kept.bytes, key: `zip-block:${block.key}`, shift: 0, breaks: 0 });
   }
-  pieces.push({ bytes: LAST_BLOCK as Uint8Array, key: `zip-last-block:${hex(LAST_BLOCK)}`, shift: 0, breaks: 0 });
-  return { crc: made.crc, size: made.size, compressedSize: compressedSize + LAST_BLOCK.length, bytes, pieces };
+  pieces.push({ bytes: LAST_BLOCK, key: `zip-last-block:${hex(LAST_BLOCK)}`, shift: 0, breaks: 0 });
+  return {
+    member: { name: plan.path, crc: made.crc, size: made.size, compressedSize: compressedSize + LAST_BLOCK.length },
+    pieces,
+  };
+}
+
+/** Equal keys mean equal bytes: what is kept for a `what` of another size was damaged in the cache. */
+function assertSize(plan: Plan, kept: StoredMember, size: number, what: 'file' | 'block'): void {
+  if (kept.size === size) return;
+  const file = kept.bytes instanceof Uint8Array ? plan.path : kept.bytes.file;
+  throw new StaleBytesError(file, kept.size, size, `is kept for a ${what} of ${kept.size} bytes, not ${size}`);
 }
 
 /** Small bytes as their own key. */

@@ -90,7 +90,7 @@ const BLOCK_MIN = 128 * 1024;
 const BLOCK_MAX = 1 << 20;
 const NEWLINE = 0x0a;
 /** The end of a stream of blocks: an empty final block of fixed codes. */
-export const LAST_BLOCK: Readonly<Uint8Array> = Uint8Array.of(0x03, 0x00);
+export const LAST_BLOCK = Uint8Array.of(0x03, 0x00);
 const SYNC = { finishFlush: constants.Z_SYNC_FLUSH };
 
 /** A large member's bytes, cut into the blocks it is deflated in. */
@@ -124,15 +124,18 @@ function joinBlocks(deflated: readonly Uint8Array[]): Uint8Array {
   return Buffer.concat([...deflated, LAST_BLOCK]);
 }
 
+/** What a block's key starts with, and no member's (a member's key is hex). */
+const BLOCK_KEY = 'block-';
+
 /** Whether a kept key is a block's. */
 export function isBlockKey(key: string): boolean {
-  return key.startsWith('block-');
+  return key.startsWith(BLOCK_KEY);
 }
 
 /** A block's key: its bytes, the level and zlib's version (another version may deflate them differently). */
 export function blockKey(block: Uint8Array, level = ZIP_LEVEL): string {
   const hash = createHash('sha256').update(`zip block\0v1\0${level}\0${process.versions.zlib}\0`).update(block).digest('hex');
-  return `block-${hash}`;
+  return `${BLOCK_KEY}${hash}`;
 }
 
 /** A large member's CRC-32 and size, and its blocks in order: each with its key, and its deflated bytes where it was deflated now. */

@@ -17,9 +17,7 @@
 import { lstat, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { load } from 'js-yaml';
 // mulberry32, for the many small choices of a file's style.
 import { Rng } from './synthetic.ts';
 
@@ -50,8 +48,6 @@ export interface Subject {
   parseFileFast: (display: string, text: string) => Parsed;
   /** The position-keeping `yaml` path. */
   parseFile: (display: string, text: string) => Parsed;
-  /** The line reader the fast path tries first (src/pipeline/simple-yaml.ts): data, or undefined where it declines. */
-  readSimpleYaml: (text: string) => { value: unknown } | undefined;
   /** The command line, in-process, in the folder `cwd`. */
   cli: (argv: string[], cwd: string) => Promise<CliRun>;
   /** The file a build leaves in its output to name the build (not part of the API). */
@@ -1506,27 +1502,11 @@ function cycleIn(data: unknown, at = '$', open = new Set<unknown>()): string | u
   return undefined;
 }
 
-/** Property a, on one text: the parsers agree, and every diagnostic has a place. */
 /**
- * The parsers agree on a text: the fast path and the position-keeping one give the same data, or
- * both refuse it; and where the line reader reads it, it gives js-yaml's data. Returns whether the
- * line reader read it.
+ * Property a, on one text: the fast path and the position-keeping parser give the same data, or
+ * both refuse it, and every diagnostic has a place.
  */
-export function parsersAgreeOn(subject: Subject, text: string): boolean {
-  const simple = subject.readSimpleYaml(text);
-  if (simple) {
-    let expected: unknown;
-    try {
-      expected = load(text, { maxAliases: 0 });
-    } catch (error) {
-      throw new Error(`the line reader read a text js-yaml refuses (${(error as Error).message}): ${excerpt(json(simple.value))}`, {
-        cause: error,
-      });
-    }
-    if (!isDeepStrictEqual(simple.value, expected)) {
-      throw new Error(`the line reader read other data than js-yaml: ${excerpt(json(simple.value))}, js-yaml ${excerpt(json(expected))}`);
-    }
-  }
+export function parsersAgreeOn(subject: Subject, text: string): void {
   const results: [string, Parsed][] = [];
   for (const [name, parse] of [
     ['parseFileFast', subject.parseFileFast],
@@ -1563,22 +1543,10 @@ export function parsersAgreeOn(subject: Subject, text: string): boolean {
       throw new Error(`the parsers read different data: parseFileFast ${excerpt(a)}, parseFile ${excerpt(b)}`);
     }
   }
-  return simple !== undefined;
 }
 
-/** `stats`, when given, counts the texts tried and those the line reader read. */
-export function parsersProperty(
-  subject: Subject,
-  samples: readonly string[],
-  stats?: { runs: number; simple: number },
-): fc.IPropertyWithHooks<[string]> {
-  return fc.property(yamlCaseArb(samples), (text) => {
-    const simple = parsersAgreeOn(subject, text);
-    if (stats) {
-      stats.runs++;
-      if (simple) stats.simple++;
-    }
-  });
+export function parsersProperty(subject: Subject, samples: readonly string[]): fc.IPropertyWithHooks<[string]> {
+  return fc.property(yamlCaseArb(samples), (text) => parsersAgreeOn(subject, text));
 }
 
 /** A folder of its own for one case: metadata/ holds the tree; removed afterwards. */

@@ -12,8 +12,8 @@ import type { Size } from './synthetic.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.resolve(HERE, '../../bin/archive-schema.js');
-/** Node's options for the command, as its first line and `npm run build` give them (bin/archive-schema.js). */
-const CLI_NODE = ['--single-threaded-gc'];
+/** Node's options for the command: none. */
+const CLI_NODE: string[] = [];
 const FLOOR = path.join(HERE, 'floor.js');
 // Prints the process's peak resident memory as it exits, so every step measures its own.
 const RSS_HOOK = `data:text/javascript,process.on('exit',()=>process.stderr.write('\\nBENCH-RSS '+process.resourceUsage().maxRSS+'\\n'))`;

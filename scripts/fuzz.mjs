@@ -66,7 +66,6 @@ for (const compiled of ['lib/cli.js', 'bench/lib/fuzz.js']) {
 const load = (file) => import(pathToFileURL(path.join(root, file)).href);
 const { run } = await load('lib/cli.js');
 const { parseFile, parseFileFast } = await load('lib/pipeline/parse.js');
-const { readSimpleYaml } = await load('lib/pipeline/simple-yaml.js');
 const { MARKER } = await load('lib/destination/folder.js');
 const fuzz = await load('bench/lib/fuzz.js');
 
@@ -85,7 +84,7 @@ const cli = async (argv, cwd) => {
   });
   return { code, stdout, stderr };
 };
-const subject = { parseFile, parseFileFast, readSimpleYaml, cli, marker: MARKER };
+const subject = { parseFile, parseFileFast, cli, marker: MARKER };
 
 const seed = args.seed ?? Math.floor(Math.random() * 2 ** 31);
 process.stdout.write(`fuzz seed ${seed} (replay with --seed ${seed})\n`);

@@ -12,7 +12,6 @@ import { classify } from '../kinds/registry.ts';
 import type { FileKind, Placement } from '../kinds/registry.ts';
 import { indentationProblem } from './indentation.ts';
 import { readMetadataTexts } from './scan.ts';
-import { readSimpleYaml } from './simple-yaml.ts';
 import type { ScanOptions } from './scan.ts';
 
 // The position-keeping parser is loaded when a position is first asked for: a build that finds
@@ -237,7 +236,7 @@ function eventsNeedingJudgement(events: readonly Event[], text: string): { slow:
 }
 
 /**
- * Parses one YAML text the fast way: the line reader (simple-yaml.ts) or else js-yaml builds the
+ * Parses one YAML text the fast way: js-yaml builds the
  * data, and the position-keeping parser runs only if something asks where a value is (a problem
  * to report), or if js-yaml fails (to report the syntax error where it is). Aliases take the slow
  * path too, which bounds them, and so does a line longer than 1,024 characters, where YAML's limit
@@ -247,10 +246,6 @@ export function parseFileFast(display: string, given: string): { file?: ParsedFi
   const text = normaliseBreaks(given);
   const conflict = conflictIn(display, text);
   if (conflict) return { diagnostics: [conflict] };
-  // Text the line reader reads is read alike by both parsers (the fuzzing holds it to that): the
-  // checks for what they read apart, a scan of the whole text each, are for the rest.
-  const simple = readSimpleYaml(text);
-  if (simple) return { file: fastFile(display, text, simple.value), diagnostics: [] };
   if (hasLongLine(text) || readApart(text)) return parseFile(display, text);
   let events: Event[];
   try {

@@ -127,7 +127,9 @@ type Content =
   /** The existing file's mode changed. */
   | { mode: number }
   /** The existing file rewritten. */
-  | { edit: (bytes: Buffer) => Buffer };
+  | { edit: (bytes: Buffer) => Buffer }
+  /** A file whose name, beside the path's, is these bytes (which need not be UTF-8), and may go through a folder. */
+  | { named: Buffer; text: string };
 
 async function put(target: string, content: Content): Promise<void> {
   await mkdir(path.dirname(target), { recursive: true });
@@ -141,7 +143,11 @@ async function put(target: string, content: Content): Promise<void> {
     await writeFile(target, '');
     await truncate(target, content.sparse);
   } else if ('mode' in content) await chmod(target, content.mode);
-  else await writeFile(target, content.edit(await readFile(target)));
+  else if ('named' in content) {
+    const file = Buffer.concat([Buffer.from(`${path.dirname(target)}/`), content.named]);
+    await mkdir(file.subarray(0, file.lastIndexOf('/')), { recursive: true });
+    await writeFile(file, content.text);
+  } else await writeFile(target, content.edit(await readFile(target)));
 }
 
 // ---- The hostile archive's own survey, release, group and facility --------------------------------
@@ -834,6 +840,34 @@ const ROWS: Row[] = [
     name: 'an odd but legal group file name (0_-.yaml) is built (valid)',
     files: zeta({ 'zeta/dr1/catalogues/0_-.yaml': GROUP_TEXT.replace('name: Hostile', "name: '0_-'") }),
     expect: { code: 0, published: { [SURVEY_JSON]: ['{"id":9901,"name":"0_-"'] } },
+  },
+  {
+    name: 'a file whose name is not UTF-8 is an error at its path, shown escaped, never an empty archive',
+    files: { notes: { named: Buffer.from([0x6e, 0x6f, 0x74, 0x65, 0x73, 0xff]), text: 'x' } },
+    expect: refused('notes\\xFF', false, /has a name that is not UTF-8.*\[layout\/not-a-file\]/),
+  },
+  {
+    name: 'a file whose name is not UTF-8 beside a group hides nothing of its folder: the group is still checked',
+    files: {
+      ...group((t) => t.replace('id: 990001', 'id: twelve')),
+      'zeta/dr1/catalogues/x': { named: Buffer.from([0x78, 0xc3, 0x28, 0x2e, 0x79, 0x61, 0x6d, 0x6c]), text: GROUP_TEXT },
+    },
+    expect: refused('zeta/dr1/catalogues/x\\xC3(.yaml', false, /has a name that is not UTF-8/, {
+      message: /Hostile\.yaml:9:13  error  .*must be an integer/,
+    }),
+  },
+  {
+    name: 'a folder whose name is not UTF-8 is an error at its path, never skipped with what it holds',
+    files: zeta({
+      'zeta/x': { named: Buffer.from([0x64, 0x72, 0x80, 0x2f, 0x72, 0x65, 0x6c, 0x2e, 0x79, 0x61, 0x6d, 0x6c]), text: RELEASE_TEXT },
+    }),
+    expect: refused('zeta/dr\\x80', false, /has a name that is not UTF-8.*\[layout\/not-a-file\]/),
+  },
+  {
+    name: 'a pipe whatever its name, in any folder, is reported without opening it',
+    bounded: true,
+    files: { 'alpha/dr1/notes': { fifo: true } },
+    expect: refused('alpha/dr1/notes', false, /is not a regular file.*\[layout\/not-a-file\]/),
   },
   {
     name: 'notes and editor backups beside metadata are not metadata: same output',

@@ -33,7 +33,11 @@ export interface FuzzDiagnostic {
 }
 
 export interface Parsed {
-  file?: { data: unknown };
+  file?: {
+    data: unknown;
+    locate: (pointer: readonly (string | number)[], where?: 'key' | 'value') => { line: number; col: number };
+    source: (pointer: readonly (string | number)[]) => string | undefined;
+  };
   diagnostics: readonly FuzzDiagnostic[];
 }
 
@@ -1542,6 +1546,51 @@ export function parsersAgreeOn(subject: Subject, text: string): void {
     if (a !== b && json(nullKeysAsYamlNames(fast.file.data)) !== b) {
       throw new Error(`the parsers read different data: parseFileFast ${excerpt(a)}, parseFile ${excerpt(b)}`);
     }
+    positionsAgree(fast.file, slow.file);
+  }
+}
+
+function valueAt(data: unknown, pointer: readonly (string | number)[]): unknown {
+  let node = data;
+  for (const segment of pointer) node = (node as Record<string | number, unknown> | null | undefined)?.[segment];
+  return node;
+}
+
+/** Every path into the data, and one past it (a missing key, where a curator would add it). */
+function pathsOf(value: unknown, pointer: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+  out.push(pointer);
+  if (Array.isArray(value)) value.forEach((item, i) => pathsOf(item, [...pointer, i], out));
+  else if (value !== null && typeof value === 'object')
+    for (const key of Object.keys(value)) pathsOf((value as Record<string, unknown>)[key], [...pointer, key], out);
+  else out.push([...pointer, 'missing']);
+  return out;
+}
+
+/**
+ * The fast path says where a value and its key are (from js-yaml's events) as the position-keeping
+ * parser says it, and gives the same text for a scalar: a problem is reported at one place whichever
+ * parser read the file.
+ */
+function positionsAgree(fast: NonNullable<Parsed['file']>, slow: NonNullable<Parsed['file']>): void {
+  for (const pointer of pathsOf(slow.data).slice(0, 2000)) {
+    for (const where of ['value', 'key'] as const) {
+      const a = fast.locate(pointer, where);
+      const b = slow.locate(pointer, where);
+      if (a.line !== b.line || a.col !== b.col) {
+        throw new Error(
+          `the parsers place ${where} ${JSON.stringify(pointer)} apart: parseFileFast at ${a.line}:${a.col}, parseFile at ${b.line}:${b.col}`,
+        );
+      }
+    }
+    // The text as written is asked for numbers, booleans and nulls (how a number was written): a
+    // string's is never asked for, and the parsers end a block of blank lines at the end apart.
+    if (typeof valueAt(slow.data, pointer) === 'string') continue;
+    const a = fast.source(pointer);
+    const b = slow.source(pointer);
+    if (a !== b)
+      throw new Error(
+        `the parsers give the text of ${JSON.stringify(pointer)} apart: parseFileFast ${JSON.stringify(a)}, parseFile ${JSON.stringify(b)}`,
+      );
   }
 }
 

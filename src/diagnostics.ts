@@ -16,6 +16,46 @@ export interface Diagnostic {
   message: string;
 }
 
+/**
+ * The most problems of one kind listed for one file. Past a hundred, more of the same tell a reader
+ * nothing new, and a hostile file can hold a million (a duplicate key on every line): describing,
+ * sorting and printing each took minutes and gigabytes. The rest are counted, and one more
+ * diagnostic, at the first of them, says how many were left out.
+ */
+export const LISTED_PER_KIND = 100;
+
+/** Admits at most LISTED_PER_KIND items of each kind, and counts the rest, keeping the first left out. */
+export class Quota<T> {
+  private readonly admitted = new Map<string, number>();
+  private readonly left = new Map<string, { first: T; count: number }>();
+
+  admit(kind: string, item: T): boolean {
+    const n = this.admitted.get(kind) ?? 0;
+    if (n < LISTED_PER_KIND) {
+      this.admitted.set(kind, n + 1);
+      return true;
+    }
+    const left = this.left.get(kind);
+    if (left) left.count++;
+    else this.left.set(kind, { first: item, count: 1 });
+    return false;
+  }
+
+  /** Each kind that went over its quota: the first item left out, and how many were. */
+  leftOut(): { first: T; count: number }[] {
+    return [...this.left.values()];
+  }
+}
+
+/** The diagnostic that stands for those left out, at the first of them. */
+export function leftOut(first: Diagnostic, count: number): Diagnostic {
+  const more = count === 1 ? 'one more problem' : `${count.toLocaleString('en')} more problems`;
+  return {
+    ...first,
+    message: `${more} of this kind [${first.rule}] from here on in this file, not listed one by one (the first ${LISTED_PER_KIND} are); fix those and check again`,
+  };
+}
+
 export function countBySeverity(diagnostics: readonly Diagnostic[]): { errors: number; warnings: number } {
   let errors = 0;
   let warnings = 0;

@@ -593,3 +593,40 @@ describe('what the commands print cannot forge a line of a CI log', () => {
     }
   });
 });
+
+describe('names as long as the file system takes', () => {
+  // A group's file name of 250 characters is one check accepts; the temporary file beside it,
+  // named after it, was longer than any name may be.
+  const LONG = 'G'.repeat(250);
+  const LONG_GROUP = `metadata/alpha/dr2/catalogues/${LONG}.yaml`;
+  const longGroup = MESSY.replace('name: InputCat', `name: ${LONG}`)
+    .replace('id: 21\n', 'id: 77\n')
+    .replace('id: 201\n', 'id: 7701\n')
+    .replace('id: 2010,', 'id: 77010,');
+
+  test.each([
+    ['fmt', ['fmt']],
+    ['import columns', ['import', 'columns', 'cols.csv', '--into', LONG_GROUP, '--table', 'Imported']],
+  ])('%s rewrites a group whose file name is 250 characters long, never ENAMETOOLONG', async (_name, argv) => {
+    const dir = await project();
+    await writeFile(abs(dir, LONG_GROUP), longGroup);
+    const result = await cli(argv, dir);
+    expectNoCrash(result.stdout + result.stderr);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(await readFile(abs(dir, LONG_GROUP), 'utf8')).not.toBe(longGroup);
+    expect(await tempFiles(dir)).toEqual([]);
+  });
+
+  test('new survey with a name of 300 characters is I/O trouble naming it, in one sentence, and writes nothing', async () => {
+    const dir = await project();
+    const before = await metadataOf(dir);
+    const result = await cli(['new', 'survey', 's'.repeat(300)], dir);
+    expectNoCrash(result.stdout + result.stderr);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^archive-schema: ENAMETOOLONG: name too long, \w+ '.*s{300}.*'; a name in the path is longer than the file system allows \(255 bytes on most\); choose a shorter name\n$/,
+    );
+    expectSameFiles(await metadataOf(dir), before);
+  });
+});

@@ -4,7 +4,15 @@
 // --property, --seed and --path.
 
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { outputProperty, parsersProperty, readSamples, runProperty, verdictsProperty } from '../bench/fuzz.ts';
+import {
+  hostileProperty,
+  namesProperty,
+  outputProperty,
+  parsersProperty,
+  readSamples,
+  runProperty,
+  verdictsProperty,
+} from '../bench/fuzz.ts';
 import type { RunOptions, Subject } from '../bench/fuzz.ts';
 import { MARKER } from '../src/destination/folder.ts';
 import { parseFile, parseFileFast } from '../src/pipeline/parse.ts';
@@ -33,8 +41,8 @@ afterAll(() => {
  * (15 s in all), shrinking included: a failure then shows the smallest case found by then, and the
  * script (its replay line) shrinks it the rest of the way.
  */
-const RUNS = { parsers: 500, verdicts: 15, output: 20 };
-const LIMITS_MS = { parsers: 3_000, verdicts: 5_000, output: 7_000 };
+const RUNS = { parsers: 500, verdicts: 15, output: 20, hostile: 20, names: 10 };
+const LIMITS_MS = { parsers: 3_000, verdicts: 5_000, output: 7_000, hostile: 4_000, names: 4_000 };
 
 const options = (property: keyof typeof RUNS): RunOptions => ({
   numRuns: RUNS[property],
@@ -57,4 +65,12 @@ test('output: a successful build gives the reference bytes, cached and after an 
   await runProperty('output', outputProperty(subject, stats), options('output'));
   // The generator's valid trees must mostly be valid, or this property tests nothing.
   if (!replayPath) expect(stats.built, `${stats.built} of ${stats.runs} generated archives built`).toBeGreaterThan(stats.runs / 2);
+}, 120_000);
+
+test('hostile: aliases, keys, nesting, duplicate keys and problems by the thousand are read within the limits, located and listed a hundred of a kind', async () => {
+  await runProperty('hostile', hostileProperty(subject), options('hostile'));
+}, 120_000);
+
+test('names: whatever the file names, check and fmt report the undecodable ones and print nothing a terminal or CI log acts on', async () => {
+  await runProperty('names', namesProperty(subject), options('names'));
 }, 120_000);

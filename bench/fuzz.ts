@@ -643,8 +643,8 @@ function stringScalar(text: string, rng: Rng, style: FileStyle, flow: boolean, i
 function numberScalar(n: number, rng: Rng, style: FileStyle): string {
   const forms = [String(n)];
   if (style.numbers === 'mixed') {
-    if (Number.isSafeInteger(n) && n >= 0) forms.push(`+${n}`, `0x${n.toString(16)}`, `0o${n.toString(8)}`, `${n}.0`);
-    if (Number.isInteger(n) && n < 0 && n > -1e15) forms.push(`${n}.0`);
+    // Never 5.0 for 5: where a whole number is expected (an id), that is refused as written.
+    if (Number.isSafeInteger(n) && n >= 0) forms.push(`+${n}`, `0x${n.toString(16)}`, `0o${n.toString(8)}`);
     if (!Number.isInteger(n)) forms.push(n.toExponential(), n.toExponential().toUpperCase());
   }
   return rng.pick(forms);

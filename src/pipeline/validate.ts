@@ -284,7 +284,9 @@ function unpublishable(file: MetadataFile): Found[] {
     if (value.includes('\0')) found.push({ pointer: [...pointer], problem: 'nul', ...(key ? { key } : {}) });
     if (LONE_SURROGATE.test(value)) found.push({ pointer: [...pointer], problem: 'surrogate', ...(key ? { key } : {}) });
     const at = pointer[pointer.length - 1];
-    if (!key && at === 'name' && CONTROL.test(value)) found.push({ pointer: [...pointer], problem: 'control' });
+    // A node's name (a contact's is a person's, never a key of the VO tables).
+    if (!key && at === 'name' && pointer[pointer.length - 2] !== 'contact' && CONTROL.test(value))
+      found.push({ pointer: [...pointer], problem: 'control' });
     if (!key && typeof at === 'string' && HTML_KEYS.has(at) && markupTooDeep(value))
       found.push({ pointer: [...pointer], problem: 'markup' });
   };

@@ -332,29 +332,15 @@ export function parseFileFast(display: string, given: string): { file?: ParsedFi
   const { events } = reading;
   const aliases = aliasProblem(text, events);
   if (aliases) return { diagnostics: [refusal(display, positionIn(text, aliases.at), 'yaml/aliases', aliases.message)] };
-  if (!small) {
-    const judged = readApart(text) ?? onlyTheOtherParserJudges(text, events);
-    if (judged) return { diagnostics: [tooLargeToJudge(display, text, judged)] };
-  } else {
-    if (hasLongLine(text) || readApart(text)) return parseFile(display, text, reading);
-    const judged = eventsNeedingJudgement(events, text);
-    if (judged.deepAt !== undefined) return { diagnostics: [tooDeep(display, positionIn(text, judged.deepAt))] };
-    if (judged.slow) return parseFile(display, text, reading);
-  }
+  const judged = judgement(display, text, events, small);
+  if (judged === 'slow') return parseFile(display, text, reading);
+  if (judged) return { diagnostics: [judged] };
   let documents: unknown[];
   try {
     documents = constructFromEvents(events, { source: text, maxAliases: 0 });
   } catch (error) {
-    // Keys given twice, found in one pass, as the other parser reports them.
-    const again = duplicateKeys(text, events);
-    if (again.length > 0) {
-      const at = lineCounter(text);
-      const listed = again.slice(0, LISTED_PER_KIND).map((offset) => refusal(display, at(offset), 'yaml/duplicate-key', DUPLICATE_KEY));
-      const first = again[LISTED_PER_KIND];
-      if (first !== undefined)
-        listed.push(leftOut(refusal(display, at(first), 'yaml/duplicate-key', DUPLICATE_KEY), again.length - LISTED_PER_KIND));
-      return { diagnostics: listed };
-    }
+    const again = keysGivenTwice(display, text, events);
+    if (again.length > 0) return { diagnostics: again };
     if (small) return parseFile(display, text, reading);
     if (error instanceof YAMLException) return { diagnostics: [stoppedAt(display, error)] };
     throw error;
@@ -364,7 +350,33 @@ export function parseFileFast(display: string, given: string): { file?: ParsedFi
   return { file: fastFile(display, text, documents[0] ?? null, events), diagnostics: [] };
 }
 
+/**
+ * Whether the position-keeping parser must judge a text js-yaml read ('slow'), for one within its
+ * reach; or, for one beyond, what only that parser could judge, refused where it is.
+ */
+function judgement(display: string, text: string, events: readonly Event[], small: boolean): 'slow' | Diagnostic | undefined {
+  if (!small) {
+    const judged = readApart(text) ?? onlyTheOtherParserJudges(text, events);
+    return judged && tooLargeToJudge(display, text, judged);
+  }
+  if (hasLongLine(text) || readApart(text)) return 'slow';
+  const judged = eventsNeedingJudgement(events, text);
+  if (judged.deepAt !== undefined) return tooDeep(display, positionIn(text, judged.deepAt));
+  return judged.slow ? 'slow' : undefined;
+}
+
 const DUPLICATE_KEY = 'Map keys must be unique; fix the YAML syntax here';
+
+/** Keys given twice, found in one pass and reported as the other parser reports them: a hundred, and how many more. */
+function keysGivenTwice(display: string, text: string, events: readonly Event[]): Diagnostic[] {
+  const again = duplicateKeys(text, events);
+  const at = lineCounter(text);
+  const listed = again.slice(0, LISTED_PER_KIND).map((offset) => refusal(display, at(offset), 'yaml/duplicate-key', DUPLICATE_KEY));
+  const first = again[LISTED_PER_KIND];
+  if (first !== undefined)
+    listed.push(leftOut(refusal(display, at(first), 'yaml/duplicate-key', DUPLICATE_KEY), again.length - LISTED_PER_KIND));
+  return listed;
+}
 
 /**
  * A file read the fast way, whose positions come from js-yaml's events, read again if a position
@@ -393,8 +405,86 @@ function wholesWrittenAsFloats(text: string, events: readonly Event[]): Set<numb
   return found;
 }
 
+/** The position-keeping parser's reading of a text: its document, errors and positions. */
+interface Composed {
+  doc: Document;
+  at: (offset: number) => Position;
+  errors: YamlError[];
+}
+
+/**
+ * The position-keeping parser's document of a text, read as far as js-yaml read it when it
+ * stopped. If the other parser found nothing wrong that far, js-yaml refuses what it accepts (a
+ * control character in a double-quoted string): it reads on if it can in time and without nesting
+ * deep; else js-yaml says what stopped it.
+ */
+function composeWithin(display: string, text: string, stopped: YAMLException | undefined): Composed | { diagnostics: Diagnostic[] } {
+  let composed = compose(stopped ? text.slice(0, cutAfter(text, stopped)) : text);
+  if (stopped && composed?.errors.length === 0) {
+    if (!withinReach(text, text.length) || !shallowFrom(text, cutAfter(text, stopped)))
+      return { diagnostics: [stoppedAt(display, stopped)] };
+    composed = compose(text);
+  }
+  // Nested so deep the parser ran out of stack: js-yaml, which keeps count, says where.
+  return composed ?? { diagnostics: [tooDeep(display, deepestPoint(text))] };
+}
+
+/**
+ * The parser's errors and warnings as diagnostics, a hundred of each kind; or, where its first
+ * error is by a line indented too far or not far enough, one error at that line.
+ */
+function yamlProblems(display: string, text: string, { doc, at, errors }: Composed): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const report = (problem: YamlError, severity: Diagnostic['severity']) => {
+    // The parser says so when a collection ran it out of stack: that is nesting, said as such.
+    if (problem.code === 'RESOURCE_EXHAUSTION') {
+      diagnostics.push(tooDeep(display, at(problem.pos[0])));
+      return;
+    }
+    const { line, col } = at(problem.pos[0]);
+    const message = firstLine(problem.message);
+    diagnostics.push({
+      file: display,
+      line,
+      col,
+      severity,
+      rule: `yaml/${problem.code.toLowerCase().replaceAll('_', '-')}`,
+      message: severity === 'error' ? `${message}; fix the YAML syntax here` : message,
+    });
+  };
+  const first = errors[0];
+  if (first) {
+    // A line indented too far or not far enough reads to the parser as something else, and one
+    // such mistake can give many errors in its words: one error at the misplaced line says it.
+    const misplaced = indentationProblem(text);
+    if (misplaced && Math.abs(at(first.pos[0]).line - misplaced.line) <= 1) {
+      return [
+        {
+          file: display,
+          line: misplaced.line,
+          col: misplaced.col,
+          severity: 'error',
+          rule: 'yaml/indentation',
+          message: `this line ${misplaced.message}`,
+        },
+      ];
+    }
+  }
+  // A hundred of each kind: a hostile file can hold a million.
+  const quota = new Quota<YamlError>();
+  for (const error of errors) if (quota.admit(error.code, error)) report(error, 'error');
+  for (const { first, count } of quota.leftOut()) {
+    report(first, 'error');
+    const last = diagnostics.pop();
+    if (last) diagnostics.push(leftOut(last, count));
+  }
+  // An unresolved tag is a warning to the parser; every explicit tag is an error here (below).
+  for (const warning of doc.warnings) if (warning.code !== 'TAG_RESOLVE_FAILED') report(warning, 'warning');
+  return diagnostics;
+}
+
 /** The position-keeping parser's document of a text, its errors (with keys given twice), and positions; none if it ran out of stack. */
-function compose(read: string): { doc: Document; at: (offset: number) => Position; errors: YamlError[] } | undefined {
+function compose(read: string): Composed | undefined {
   const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   let doc: Document;
@@ -460,66 +550,10 @@ export function parseFile(display: string, given: string, known?: Reading): { fi
     if (aliases) return { diagnostics: [refusal(display, positionIn(text, aliases.at), 'yaml/aliases', aliases.message)] };
   }
   const stopped = 'stopped' in reading ? reading.stopped : undefined;
-  let composed = compose(stopped ? text.slice(0, cutAfter(text, stopped)) : text);
-  // The other parser read as far as js-yaml did and found nothing wrong: js-yaml refuses what it
-  // accepts (a control character in a double-quoted string). It reads on if it can in time and
-  // without nesting deep; else js-yaml says what stopped it.
-  if (stopped && composed?.errors.length === 0) {
-    const from = cutAfter(text, stopped);
-    if (!withinReach(text, text.length) || !shallowFrom(text, from)) return { diagnostics: [stoppedAt(display, stopped)] };
-    composed = compose(text);
-  }
-  // Nested so deep the parser ran out of stack: js-yaml, which keeps count, says where.
-  if (!composed) return { diagnostics: [tooDeep(display, deepestPoint(text))] };
+  const composed = composeWithin(display, text, stopped);
+  if ('diagnostics' in composed) return composed;
   const { doc, at, errors } = composed;
-  const diagnostics: Diagnostic[] = [];
-  const report = (problem: YamlError, severity: Diagnostic['severity']) => {
-    // The parser says so when a collection ran it out of stack: that is nesting, said as such.
-    if (problem.code === 'RESOURCE_EXHAUSTION') {
-      diagnostics.push(tooDeep(display, at(problem.pos[0])));
-      return;
-    }
-    const { line, col } = at(problem.pos[0]);
-    const message = firstLine(problem.message);
-    diagnostics.push({
-      file: display,
-      line,
-      col,
-      severity,
-      rule: `yaml/${problem.code.toLowerCase().replaceAll('_', '-')}`,
-      message: severity === 'error' ? `${message}; fix the YAML syntax here` : message,
-    });
-  };
-  const first = errors[0];
-  if (first) {
-    // A line indented too far or not far enough reads to the parser as something else, and one
-    // such mistake can give many errors in its words: one error at the misplaced line says it.
-    const misplaced = indentationProblem(text);
-    if (misplaced && Math.abs(at(first.pos[0]).line - misplaced.line) <= 1) {
-      return {
-        diagnostics: [
-          {
-            file: display,
-            line: misplaced.line,
-            col: misplaced.col,
-            severity: 'error',
-            rule: 'yaml/indentation',
-            message: `this line ${misplaced.message}`,
-          },
-        ],
-      };
-    }
-  }
-  // A hundred of each kind: a hostile file can hold a million.
-  const quota = new Quota<YamlError>();
-  for (const error of errors) if (quota.admit(error.code, error)) report(error, 'error');
-  for (const { first, count } of quota.leftOut()) {
-    report(first, 'error');
-    const last = diagnostics.pop();
-    if (last) diagnostics.push(leftOut(last, count));
-  }
-  // An unresolved tag is a warning to the parser; every explicit tag is an error here (below).
-  for (const warning of doc.warnings) if (warning.code !== 'TAG_RESOLVE_FAILED') report(warning, 'warning');
+  const diagnostics = yamlProblems(display, text, composed);
   if (errors.length > 0) return { diagnostics };
   const directive = /^%\S*/m.exec(text);
   if (

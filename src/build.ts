@@ -9,32 +9,28 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { compareWithOutput } from './destination/compare.ts';
-import type { Comparison } from './destination/compare.ts';
-import { assertReplaceable, assertSafeOutDir, clearLeftovers, realPath } from './destination/folder.ts';
-import { writePlans } from './destination/write.ts';
-import { RUNS_COMPILED } from './project.ts';
-import { WriterThreads } from './destination/write-threads.ts';
-import type { WriteStats } from './destination/write.ts';
+import { checksumsOf } from './destination/checksums.ts';
+import { decide } from './destination/decide.ts';
+import type { BuildInputs, Decision, PreviousOutput } from './destination/decide.ts';
+import { writeOutput } from './destination/execute.ts';
+import type { WriteStats } from './destination/execute.ts';
+import { assertReplaceable, assertSafeOutDir, clearLeftovers, outputPath, realPath } from './destination/output.ts';
+import { previousMembers, readPreviousOutput, recordedChecksums, saveManifest } from './destination/state.ts';
 import type { Diagnostic } from './diagnostics.ts';
-import { classify } from './kinds/registry.ts';
+import { FILE_KINDS, classify } from './kinds/registry.ts';
 import { planApi } from './outputs/api/plan.ts';
 import { isDownloadData, planDownload } from './outputs/download/plan.ts';
 import { planOpenapi } from './outputs/openapi/plan.ts';
-import { INDEX_FILES, SUMS_FILE, planDownloadIndex } from './outputs/download/index.ts';
-import { checksumsOf } from './destination/checksums.ts';
+import { SUMS_FILE, planDownloadIndex } from './outputs/download/index.ts';
 import { planBrowsable } from './outputs/browsable/plan.ts';
 import type { Fragment } from './outputs/fragment.ts';
-import { StaleBytesError, plansOf } from './outputs/plan.ts';
-import type { Manifest, Plan } from './outputs/plan.ts';
+import { StaleBytesError, plansOf } from './site/plan.ts';
+import type { Plan } from './site/plan.ts';
 import type { Planner } from './outputs/planner.ts';
 import { withCopies } from './outputs/precompress.ts';
 import { referenceFiles, withReferenceCopies } from './outputs/reference.ts';
 import { planBrowser } from './outputs/browser/plan.ts';
 import { BROWSER_ZIP, planBrowserZip } from './outputs/download/browser-zip.ts';
-import type { Deflate } from './outputs/download/browser-zip.ts';
-import { deflateBlocks, deflateMemberAsync } from './outputs/download/zip.ts';
-import { PieceReader, newSlot, wholeBytes } from './destination/pieces.ts';
 import { assemble } from './pipeline/assemble.ts';
 import type { Archive } from './pipeline/assemble.ts';
 import { CacheError, digestKey, noCache, openCache, pipelineFingerprint } from './pipeline/cache.ts';
@@ -52,12 +48,7 @@ import { compileValidators, validateFiles } from './pipeline/validate.ts';
 import { UsageError } from './errors.ts';
 import { withLock } from './locks.ts';
 
-/**
- * The outputs a build writes: each a planner from the checked archive to its files. Planned in
- * this order, each one's files sent to the writer threads before the next is planned: the API's
- * listings first, which a one-file edit changes most of, then the browser's pages, whose zip
- * members deflate while the rest is planned and written.
- */
+/** The outputs a build writes: each a planner from the checked archive to its files, planned in this order. */
 const PLANNERS: readonly Planner[] = [planApi, planBrowser, planBrowsable, planDownload, planOpenapi];
 
 /** Progress of long work, for a terminal: which stage, and how far through it. */
@@ -91,6 +82,8 @@ export interface CheckResult {
   archive?: Archive;
   /** Each group's and facility's rendered text, by metadata-relative path. */
   fragments: Map<string, Fragment>;
+  /** Each metadata file's digest key, by metadata-relative path (none on the reference path). */
+  inputs: Record<string, string>;
   cache: { hits: number; misses: number };
   /** Why the cache was cleared and the work done again without it, if it was. */
   recovered?: string;
@@ -100,7 +93,7 @@ export interface BuildOptions extends CheckOptions {
   outDir: string;
   /** Absolute, without a trailing slash (hosting/base-url.ts). */
   baseUrl: string;
-  /** Plan and compare with the output folder, writing nothing. */
+  /** Plan and decide, writing nothing. */
   dryRun?: boolean;
   /** Also write a .br and a .gz copy beside each file hosts compress (outputs/precompress.ts), for nginx. */
   precompress?: boolean;
@@ -109,10 +102,10 @@ export interface BuildOptions extends CheckOptions {
 export interface BuildResult extends CheckResult {
   /** Every file of the output, when the metadata is valid. */
   plans?: Plan[];
+  /** What the build does (or, on a dry run, would do) to each file of its output, and why. */
+  decision?: Decision;
   /** What was written, when the build wrote its output. */
   written?: WriteStats;
-  /** What a build would change, for a dry run. */
-  dryRun?: Comparison;
   /** Something the user should know about a build that succeeded (a previous output that could not be removed). */
   notices?: string[];
 }
@@ -128,187 +121,90 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   return recovering(options, buildOnce);
 }
 
-/**
- * Below this much of the archive's compact JSON, starting writer threads costs more than they
- * save: the output is some thirty times as large (the API's listings and pages, the download).
- */
-const THREADS_FROM = 1 << 20;
-
-/**
- * Threads to write the output in (write-threads.ts), one more than digest the files, for a large
- * archive: where the code runs compiled (worker threads run lib/), and some worker is asked for.
- * A writer waits on the disk for much of its time, and the zip's members deflated meanwhile cost
- * the writing nothing. On this project's 2-core machine, in alternate runs: with a third thread
- * that only deflated, the writing of a cold L build took 1.20-1.39 s against 1.40-1.52 s with two;
- * letting it write files too when no member waits (as here) took a rebuild's writing 0.39-0.44 s
- * against 0.45-0.47 s, and left a cold build's as it was.
- */
-function writerThreads(fragments: ReadonlyMap<string, Fragment>, workers: number): WriterThreads | undefined {
-  if (!RUNS_COMPILED || workers < 1) return undefined;
-  let bytes = 0;
-  for (const fragment of fragments.values())
-    bytes += fragment.compact instanceof Uint8Array ? fragment.compact.length : fragment.compact.size;
-  return bytes >= THREADS_FROM ? new WriterThreads(workers + 1) : undefined;
-}
-
 async function buildOnce(given: BuildOptions, cache: Cache): Promise<BuildResult> {
-  // An output reached through a symbolic link is built where the link points: replacing the
-  // folder there keeps the link, where replacing the link would leave the folder behind, stale.
-  const options = { ...given, outDir: realPath(given.outDir) };
-  // One build at a time writes an output: another would link files from it mid-swap, or publish
-  // a mix of two versions. A dry run writes nothing, and takes no lock.
+  // The output's own path: through the user's links (a dangling one too), so that a build into a
+  // link and one into its folder take the same lock and replace the same output.
+  const options = { ...given, outDir: outputPath(given.outDir) };
+  // One build at a time writes an output. A dry run writes nothing, and takes no lock.
   if (options.dryRun) return buildLocked(options, cache);
   return withLock(outputLock(options.outDir), { what: `the output folder ${given.outDir}`, ...waiting(options) }, () =>
     buildLocked(options, cache),
   );
 }
 
+/** Check → plan → decide → write: the pipeline, one step a line. */
 async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildResult> {
   const left = options.dryRun ? [] : await clearLeftovers(options.outDir);
   await assertReplaceable(options.outDir);
   const checked = await checkArchive(options, cache);
   if (!checked.archive) return checked;
-  // Started before planning: they write each output's files and deflate the zip's members while
-  // the rest is planned.
-  const threads = options.dryRun ? undefined : writerThreads(checked.fragments, options.workers ?? 0);
-  try {
-    return await planAndWrite(options, cache, checked, checked.archive, left, threads);
-  } finally {
-    await threads?.close();
-  }
-}
-
-/** Plans every output, and writes it into the output folder (or, on a dry run, compares it with it). */
-async function planAndWrite(
-  options: BuildOptions,
-  cache: Cache,
-  checked: CheckResult,
-  archive: Archive,
-  left: string[],
-  threads: WriterThreads | undefined,
-): Promise<BuildResult> {
-  const deflate: Deflate = threads
-    ? { member: (plan) => threads.deflate(plan.pieces, plan.size), blocks: (plan, known) => threads.blocks(plan.pieces, plan.size, known) }
-    : deflateHere();
-  const { batches, coming } = planOutputs(archive, checked.fragments, options, cache, deflate);
-  const previous = cache.manifest(options.outDir);
-  const known = cache.checksums();
-  if (options.dryRun) {
-    // The download's list and page are made of its files' checksums, read here from the plans.
-    const all = [...[...batches].flat(), ...(await coming.plans)];
-    const download = all.filter(isDownloadData);
-    const plans = [...all, ...downloadIndex(download, await checksumsOf(download, known))];
-    return { ...checked, plans, dryRun: await compareWithOutput(plans, options.outDir, previous) };
-  }
-  const spare = cache.spare(options.outDir);
-  const onProgress = options.onProgress;
-  // Each output's files are written while the next is planned. The download's checksums are taken
-  // as its files are written (or once they are), and its list and page are written last.
-  const written = await writePlans([], options.outDir, {
-    ...(previous ? { previous } : {}),
-    ...(spare ? { spare } : {}),
-    ...(onProgress ? { onFile: (done: number, total: number) => onProgress('writing', done, total) } : {}),
-    ...(threads ? { threads } : {}),
-    more: batches,
-    coming,
-    late: {
-      measured: isDownloadData,
-      known,
-      plans: (sums, all) => downloadIndex(all.filter(isDownloadData), sums),
-      count: (all) => (needsIndex(all.filter(isDownloadData)) ? INDEX_FILES.length : 0),
-    },
+  const previous = await readPreviousOutput(options.outDir);
+  const { plans, checksums } = await planOutputs(checked.archive, checked.fragments, options, cache, previous);
+  const inputs: BuildInputs = { fingerprint: pipelineFingerprint(), baseUrl: options.baseUrl, files: checked.inputs };
+  const decision = decide(plans, previous, inputs, inputName);
+  if (options.dryRun) return { ...checked, plans, decision };
+  const written = await writeOutput(decision, options.outDir, {
+    ...(previous ? { previousDir: previous.dir } : {}),
+    checksums,
+    ...(options.onProgress ? { onFile: (done: number, total: number) => options.onProgress?.('writing', done, total) } : {}),
   });
-  const { manifest, stats, notices, late } = written;
-  const plans = [...written.plans, ...written.coming, ...late];
-  cache.saveManifest(options.outDir, manifest);
-  cache.saveChecksums(checksumsKept(plans, previous, known));
-  const said = [...left, ...notices];
-  return { ...checked, plans, written: stats, ...(said.length > 0 ? { notices: said } : {}) };
+  saveManifest(options.outDir, { build: written.build, ...inputs, inputs: inputs.files, files: written.records });
+  const notices = [...left, ...written.notices];
+  return { ...checked, plans, decision, written: written.stats, ...(notices.length > 0 ? { notices } : {}) };
 }
 
 /**
- * Every file of every output, planned in memory as the batches are asked for, an output at a
- * time, but those made of others' checksums (downloadIndex, which are in the download and so never
- * precompressed), with their precompressed copies if asked for. The browser's zip is planned from
- * the browser's plans, its members made by `deflate` unless the cache has them, and comes once
- * they are.
+ * Every file of every output, planned in memory: the planners' files (with their precompressed
+ * copies if asked for), the browser's zip (its members deflated on the thread pool while the other
+ * outputs are planned), and the download's checksum list and page, made of its files' checksums.
  */
-function planOutputs(
+async function planOutputs(
   archive: Archive,
   fragments: ReadonlyMap<string, Fragment>,
   options: BuildOptions,
   cache: Cache,
-  deflate: Deflate,
-): { batches: Iterable<Plan[]>; coming: { paths: string[]; plans: Promise<Plan[]> } } {
+  previous: PreviousOutput | undefined,
+): Promise<{ plans: Plan[]; checksums: Map<string, string> }> {
   if (options.reference) {
     const files = referenceFiles(archive, options.baseUrl);
     const plans = plansOf(options.precompress ? withReferenceCopies(files) : files);
-    return { batches: [plans], coming: { paths: [], plans: Promise.resolve([]) } };
+    return { plans, checksums: checksumsOf(plans.filter(isDownloadData), new Map()) };
   }
-  // Placeholders hold a NUL character, which validation refuses in data, so a placeholder can only
-  // be one (a SpliceError here is a bug, never a reason to publish something else).
   const input = { archive, fragments, baseUrl: options.baseUrl, recall: cache.recall };
-  // The zip, once the browser's files are planned and its members deflated.
-  let zipped: { resolve: (plans: Plan[]) => void; reject: (error: unknown) => void } = {
-    resolve: () => undefined,
-    reject: () => undefined,
-  };
-  const zip = new Promise<Plan[]>((resolve, reject) => (zipped = { resolve, reject }));
-  // Should something fail before it is awaited, the failure reported is that one.
-  zip.catch(() => undefined);
-  function* batches(): Iterable<Plan[]> {
-    for (const planner of PLANNERS) {
-      const plans = planner(input);
-      // The zip of the browser's files starts deflating the pages that changed (in the writer
-      // threads, or on the thread pool) while the other outputs are planned and written.
-      if (planner === planBrowser) planBrowserZip(plans, cache.deflated, deflate).then((plan) => zipped.resolve([plan]), zipped.reject);
-      // Each output's files are in folders of its own: none is another's copy (withCopies).
-      yield options.precompress ? withCopies(plans) : plans;
-    }
+  const plans: Plan[] = [];
+  let zip: Promise<Plan> | undefined;
+  for (const planner of PLANNERS) {
+    const made = planner(input);
+    if (planner === planBrowser) zip = planBrowserZip(made, previousMembers(previous, BROWSER_ZIP));
+    // Each output's files are in folders of its own: none is another's copy (withCopies).
+    plans.push(...(options.precompress ? withCopies(made) : made));
   }
-  return { batches: batches(), coming: { paths: [BROWSER_ZIP], plans: zip } };
-}
-
-/**
- * Zip members deflated on the thread pool, each plan's bytes read whole here first, through one
- * buffer; a large member's blocks here (a build without writer threads is of a small archive).
- */
-function deflateHere(): Deflate {
-  const slot = newSlot();
-  const reader = new PieceReader(() => Promise.resolve(slot));
-  return {
-    member: (plan) => deflateMemberAsync(wholeBytes(reader, slot, plan.pieces, plan.size)),
-    blocks: (plan, known) => Promise.resolve(deflateBlocks(wholeBytes(reader, slot, plan.pieces, plan.size), new Set(known))),
-  };
-}
-
-/**
- * The checksums the next build may need, by plan key: of this build's download files, and of the
- * output this one replaced (`previous`), which the next build is staged in. Undoing an edit then
- * keeps that output's download files as they are, where not knowing their checksums would write
- * them again (192 MB of the L archive) to take them.
- */
-function checksumsKept(plans: readonly Plan[], previous: Manifest | undefined, known: ReadonlyMap<string, string>): Map<string, string> {
-  const kept = new Map(plans.filter(isDownloadData).map((p) => [p.key, known.get(p.key) ?? '']));
-  for (const [file, key] of Object.entries(previous?.files ?? {})) {
-    const sum = known.get(key);
-    if (sum !== undefined && isDownloadData({ path: file }) && !kept.has(key)) kept.set(key, sum);
-  }
-  return kept;
+  if (zip) plans.push(await zip);
+  const download = plans.filter(isDownloadData);
+  const checksums = checksumsOf(download, recordedChecksums(previous));
+  return { plans: [...plans, ...downloadIndex(download, checksums)], checksums };
 }
 
 /** The download's checksum list and page, from its files' checksums (none on the reference path, which has them). */
 function downloadIndex(download: readonly Plan[], sums: ReadonlyMap<string, string>): Plan[] {
-  return needsIndex(download) ? planDownloadIndex(download, sums, sha256Hex) : [];
-}
-
-/** Whether the download's list and page are still to be made from these files' checksums. */
-function needsIndex(download: readonly Plan[]): boolean {
-  return download.length > 0 && !download.some((p) => p.path === SUMS_FILE);
+  const needed = download.length > 0 && !download.some((p) => p.path === SUMS_FILE);
+  return needed ? planDownloadIndex(download, sums, sha256Hex) : [];
 }
 
 function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
+}
+
+/** A metadata file as a reason names it: "catalogue group gama/dr4/StellarMasses". */
+function inputName(relative: string): string {
+  const placed = classify(relative);
+  if ('problem' in placed) return relative;
+  const described = FILE_KINDS.find((declaration) => declaration.kind === placed.kind)?.described ?? 'file';
+  const { survey, release, name } = placed.placement;
+  // A survey's or release's file is named by its folder, which is its place's last part already.
+  const place = [survey, release].filter((part): part is string => part !== undefined && part !== '');
+  if (name !== undefined && name !== place.at(-1)) place.push(name);
+  return `${described.replace(/^(a|an|the) /, '')} ${place.join('/') || relative}`;
 }
 
 // ---- Checking ---------------------------------------------------------------------------------------
@@ -363,7 +259,8 @@ async function checkArchive(options: CheckOptions, cache: Cache, render = true):
   }
   const present = new Set(requests.map((r) => r.relative));
   const result = await acrossFiles(options, diagnostics, parsed, valid, present, { cache, key: rulesKey.digest('hex') });
-  return { ...result, fragments, cache: { hits: cache.hits, misses: cache.misses } };
+  const inputs = Object.fromEntries(requests.map((r) => [r.relative, r.key]));
+  return { ...result, fragments, inputs, cache: { hits: cache.hits, misses: cache.misses } };
 }
 
 /**
@@ -418,7 +315,7 @@ async function checkReference(options: CheckOptions): Promise<CheckResult> {
   }
   const validated = validateFiles(files, compileValidators());
   const result = await acrossFiles(options, [...diagnostics, ...validated.diagnostics], files, validated.valid, present);
-  return { ...result, fragments: new Map(), cache: { hits: 0, misses: 0 } };
+  return { ...result, fragments: new Map(), inputs: {}, cache: { hits: 0, misses: 0 } };
 }
 
 /** The text of a file that decoded when it was digested. */

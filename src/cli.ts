@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { build, check } from './build.ts';
 import type { BuildResult, CheckResult, Progress } from './build.ts';
-import type { Comparison } from './destination/compare.ts';
+import type { Decision, Step } from './destination/decide.ts';
 import { countBySeverity, formatGithub, formatJson, formatReport, printable, strictly } from './diagnostics.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import { ArchiveSchemaError, EXIT, remedyFor } from './errors.ts';
@@ -53,6 +53,7 @@ interface BuildFlags extends PipelineOptions {
   out: string;
   baseUrl?: string;
   dryRun?: boolean;
+  explain?: string[];
   precompress?: boolean;
   quiet?: boolean;
 }
@@ -65,12 +66,6 @@ function plural(n: number, word: string, many = `${word}s`): string {
 
 function sizeText(bytes: number): string {
   return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`;
-}
-
-/** A change of size, exact when it is small: an edit of one description moves a file by a few bytes. */
-function deltaText(bytes: number): string {
-  const sign = bytes < 0 ? '-' : '+';
-  return Math.abs(bytes) < 1e3 ? `${sign}${plural(Math.abs(bytes), 'byte')}` : `${sign}${sizeText(Math.abs(bytes))}`;
 }
 
 /**
@@ -96,23 +91,37 @@ function progressLine(write: (text: string) => void): { update: Progress; end: (
   };
 }
 
-/** What a build would change, one line per file, then the totals. */
-function formatDryRun(comparison: Comparison, out: string): string {
-  const width = Math.max(0, ...comparison.changes.map((c) => c.path.length));
-  const lines = comparison.changes.map(({ path: file, change, before, after }) => {
-    const size =
-      change === 'change'
-        ? `${sizeText(after ?? 0)} (${deltaText((after ?? 0) - (before ?? 0))})`
-        : sizeText((change === 'add' ? after : before) ?? 0);
-    return `${change.padEnd(6)}  ${file.padEnd(width)}  ${size}\n`;
-  });
-  const count = (change: string) => comparison.changes.filter((c) => c.change === change).length;
+/** A step as one line: what, which file, its size where it is known, and why. */
+function stepLine(step: Step, width: number): string {
+  const size = step.action === 'remove' || step.plan.compression ? '' : sizeText(step.plan.size);
+  return `${step.action.padEnd(6)}  ${step.path.padEnd(width)}  ${size.padStart(8)}  ${step.reason}\n`;
+}
+
+/** What a build would do, a line per file it would write, link or remove (not those it keeps), then the totals. */
+function formatDryRun(decision: Decision, out: string): string {
+  const shown = decision.steps.filter((step) => step.action !== 'keep').sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const width = Math.max(0, ...shown.map((step) => step.path.length));
+  const count = (action: Step['action']) => decision.steps.filter((step) => step.action === action).length;
+  const bytes = decision.steps.reduce((n, step) => n + (step.action === 'write' ? step.plan.size : 0), 0);
   const summary =
-    comparison.changes.length === 0
-      ? `A build would change nothing in ${out} (${plural(comparison.unchanged, 'file')}, ${sizeText(comparison.sizeAfter)}).`
-      : `A build would add ${plural(count('add'), 'file')}, change ${count('change')} and remove ${count('remove')}, leaving ${comparison.unchanged} as they are: ` +
-        `${out} would go from ${sizeText(comparison.sizeBefore)} to ${sizeText(comparison.sizeAfter)}.`;
-  return `${lines.join('')}${summary} Nothing was written.\n`;
+    `A build would write ${plural(count('write'), 'file')} (${sizeText(bytes)}), link ${count('link')} to files of the same bytes, ` +
+    `keep ${count('keep')} unchanged and remove ${count('remove')} in ${out}. Nothing was written.`;
+  return `${shown.map((step) => stepLine(step, width)).join('')}${summary}\n`;
+}
+
+/** Each asked-for path's step (a folder's: every file in it), or that the build has no such file. */
+function formatExplained(decision: Decision, asked: readonly string[], out: string): string {
+  const prefix = `${out.replace(/\/+$/, '')}/`;
+  return asked
+    .map((given) => {
+      const wanted = given.startsWith(prefix) ? given.slice(prefix.length) : given.replace(/^\.\//, '');
+      const folder = `${wanted.replace(/\/+$/, '')}/`;
+      const steps = decision.steps.filter((step) => step.path === wanted || step.path.startsWith(folder));
+      if (steps.length === 0) return `${given}: not a file of this build's output, nor of the output it replaces\n`;
+      const width = Math.max(...steps.map((step) => step.path.length));
+      return steps.map((step) => stepLine(step, width)).join('');
+    })
+    .join('');
 }
 
 function formatBuilt(result: BuildResult, out: string, baseUrl: string, seconds: string): string {
@@ -121,8 +130,8 @@ function formatBuilt(result: BuildResult, out: string, baseUrl: string, seconds:
   const { warnings } = countBySeverity(result.diagnostics);
   // Warnings do not stop a build; `check` lists them.
   const note = warnings > 0 ? ` ${plural(warnings, 'warning')}: \`npm run check\` lists them.` : '';
-  // Reused: the same bytes as another response (ifs and spectra share the catalogues text) or as
-  // the previous build, hard-linked instead of written.
+  // Reused: the same bytes as the previous build's file, or as another response (ifs and spectra
+  // share the catalogues text), hard-linked instead of written.
   const reused = stats && stats.linked > 0 ? `, ${stats.linked} reused` : '';
   const cached = result.cache.hits > 0 ? ` (${result.cache.hits} read from the cache)` : '';
   return `Built ${files} files (${stats?.written ?? 0} written${reused}, ${sizeText(stats?.bytes ?? 0)}) from ${result.files.length} metadata files${cached} into ${out} for ${baseUrl} in ${seconds} s.${note}\n`;
@@ -253,7 +262,11 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
           "absolute URL the site is served from (default: Netlify's URL for the deploy, else http://localhost:8080)",
         ),
       )
-      .option('--dry-run', 'write nothing; list what a build would add, change and remove in the output folder')
+      .option('--dry-run', 'write nothing; list the files a build would write, link and remove in the output folder, and why')
+      .option(
+        '--explain <path...>',
+        'say why each of these files of the output (or every file in these folders) is written, linked, kept or removed',
+      )
       .option(
         '--precompress',
         "also write a .gz and a .br copy beside each file a host compresses, for nginx's gzip_static and brotli_static (not for Netlify, which compresses at its edge)",
@@ -279,8 +292,9 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
       reportProblems(result.diagnostics, outcome, opts.quiet);
       return;
     }
-    if (result.dryRun) io.stdout(formatDryRun(result.dryRun, opts.out));
-    else io.stdout(formatBuilt(result, opts.out, baseUrl, ((Date.now() - started) / 1000).toFixed(1)));
+    if (opts.explain && result.decision) io.stdout(printable(formatExplained(result.decision, opts.explain, opts.out)));
+    if (opts.dryRun && result.decision) io.stdout(printable(formatDryRun(result.decision, opts.out)));
+    else if (!opts.dryRun) io.stdout(formatBuilt(result, opts.out, baseUrl, ((Date.now() - started) / 1000).toFixed(1)));
     for (const notice of result.notices ?? []) io.stderr(`archive-schema: ${notice}\n`);
     setExit(EXIT.ok);
   });

@@ -3,7 +3,7 @@
 
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { chmod, chown, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, cp, mkdir, mkdtemp, readFile, readdir, readlink, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -119,6 +119,8 @@ export async function snapshotTree(dir: string): Promise<Map<string, Buffer>> {
     for (const entry of (await readdir(path.join(dir, sub), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const rel = path.join(sub, entry.name);
       if (entry.isDirectory()) await walk(rel);
+      // A link as where it points (an output's path is a link to its build's folder).
+      else if (entry.isSymbolicLink()) out.set(rel, Buffer.from(`-> ${await readlink(path.join(dir, rel))}`));
       else out.set(rel, await readFile(path.join(dir, rel)));
     }
   };
@@ -266,4 +268,16 @@ export function unpackZip(zip: string, into: string): void {
     },
   );
   expect(run.status, run.stderr).toBe(0);
+}
+
+/**
+ * What sits beside an output besides the output itself: its path `name` (a link), the folder it
+ * leads to and the record of its build are left out; what is left is what stopped or failed
+ * builds left behind.
+ */
+export async function besideOutput(dir: string, name = 'dist'): Promise<string[]> {
+  const live = await readlink(path.join(dir, name)).catch(() => undefined);
+  return (await readdir(dir))
+    .filter((entry) => entry.includes(name) && entry !== name && entry !== live && entry !== `.${name}.manifest.json`)
+    .sort();
 }

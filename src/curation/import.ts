@@ -20,7 +20,7 @@ import { nextIds } from '../pipeline/assemble.ts';
 import { SCHEMA_FILES, readSchema, validateFiles } from '../pipeline/validate.ts';
 import { CsvError, firstRecord, readCsvHeader } from '../readers/csv.ts';
 import { VotableError, readVotableTables, votableHead } from '../readers/votable.ts';
-import { exists } from '../destination/folder.ts';
+import { exists } from '../destination/output.ts';
 import { walk } from '../kinds/walk.ts';
 import type { MetadataFile, PathSegment } from '../pipeline/parse.ts';
 import { PRODUCT_TYPES, describeProduct } from './product-header.ts';

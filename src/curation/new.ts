@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Document, isMap, isScalar } from 'yaml';
 import type { Diagnostic } from '../diagnostics.ts';
-import { exists } from '../destination/folder.ts';
+import { exists } from '../destination/output.ts';
 import type { ContactYaml, ReleaseYaml } from '../kinds/data.ts';
 import { KINDS, KIND_TYPES, childrenOf, classify, fileOf } from '../kinds/registry.ts';
 import type { KindType } from '../kinds/registry.ts';

@@ -5,7 +5,7 @@
 
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { WriteError } from '../destination/folder.ts';
+import { WriteError } from '../destination/output.ts';
 import { BROWSER_HEADERS } from './browser.ts';
 import { API_PREFIX, BROWSER_PATHS, DOCUMENTS, documentHeaders, hostRules } from './routes.ts';
 import type { Document, HostRule } from './routes.ts';

@@ -36,7 +36,7 @@ import type { DataType, Document, PageAnswer, View } from './routes.ts';
 import { REQUEST } from '../outputs/browsable/page.ts';
 import { BROWSER_HEADERS } from './browser.ts';
 import { STATIC_METHOD_NOT_ALLOWED } from './edge.ts';
-import { MARKER } from '../destination/folder.ts';
+import { MARKER } from '../destination/output.ts';
 import { UsageError } from '../errors.ts';
 import { NGINX_MODULES_DIR } from '../project.ts';
 

@@ -33,7 +33,7 @@ import { COMPRESSION, ENCODING_SUFFIX, compressible, documentAt } from './routes
 import type { Answer } from './edge.ts';
 import type { Encoding } from './routes.ts';
 import { NETLIFY_TOML } from '../project.ts';
-import { MARKER } from '../destination/folder.ts';
+import { MARKER } from '../destination/output.ts';
 
 const DEFAULT_PORT = 8080;
 const DEFAULT_HOST = '127.0.0.1';
@@ -394,6 +394,15 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.wasm': 'application/wasm',
 };
 
+/** The folder the site's path leads to, followed through the link a build publishes it with. */
+function siteRoot(dir: string): string | undefined {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The built folder's files as a static host serves them: a folder answers with its index.html,
  * a symbolic link as the last part of the path is not served (nor anything fileInSite refuses),
@@ -403,10 +412,12 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
  * `deliver`, once the encoding, and so the ETag, is known.
  */
 function staticFiles(dir: string): StaticFiles {
-  const root = realpathSync(dir);
   const etag = etags();
   let next = 0;
   return async (pathname, headers, bodies) => {
+    // Where the site is now: a build publishes a new folder by switching the link at `dir`.
+    const root = siteRoot(dir);
+    if (root === undefined) return notFound();
     const wanted = pathname.endsWith('/') ? `${pathname}index.html` : pathname;
     const found = siteFile(root, wanted);
     if (!found) return notFound();

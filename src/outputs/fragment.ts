@@ -10,13 +10,15 @@ import { encodeJson } from './api/encode.ts';
 import { nodeObject } from './api/objects.ts';
 import type { ApiObject } from './api/objects.ts';
 import { renderUnitTexts, unitTextsOf } from './units.ts';
-import { INDENT } from './plan.ts';
-import type { Bytes, BytesPiece } from './plan.ts';
+import { INDENT } from '../site/plan.ts';
+import type { Bytes, BytesPiece } from '../site/plan.ts';
 import { linkedJson, pageJson } from './browsable/page.ts';
 
 export interface Fragment {
   /** Changes exactly when the text changes. */
   key: string;
+  /** The metadata file it was rendered from, relative to the metadata folder. */
+  source: string;
   compact: Bytes;
   /** Indented, escaped for HTML, URLs linked, lines after the first indented FRAGMENT_INDENT levels. */
   page: Bytes;
@@ -112,6 +114,7 @@ export function renderFragment(
   data: NodeYaml,
   place: readonly string[],
   key: string,
+  source: string,
   encode: Encode = encodeAlone,
 ): Fragment {
   const api = nodeObject(kind, data, place);
@@ -130,7 +133,7 @@ export function renderFragment(
       texts[name] = { bytes, marks: declared.filled ? countNuls(bytes) : 0, ...hash };
     }
   }
-  return { key, compact, page, pageBreaks, surveyPage, texts, ...census(api), children: childNames(kind, data) };
+  return { key, source, compact, page, pageBreaks, surveyPage, texts, ...census(api), children: childNames(kind, data) };
 }
 
 function childNames(kind: KindType, data: NodeYaml): string[] {
@@ -172,16 +175,18 @@ export function textPiece(fragment: Fragment, name: string, fill?: string): Byte
   if (!text) throw new Error(`no ${name} text rendered for ${fragment.key}`);
   const filled = text.marks > 0 && fill !== undefined ? { fill, marks: text.marks } : {};
   const key = text.hash === undefined ? `${fragment.key}:${name}` : `text:${text.hash}`;
-  return { bytes: text.bytes, key, shift: 0, breaks: 0, ...filled };
+  return { bytes: text.bytes, key, shift: 0, breaks: 0, source: fragment.source, ...filled };
 }
 
 /** The fragment's compact JSON as a piece of a file. */
 export function compactPiece(fragment: Fragment): BytesPiece {
-  return { bytes: fragment.compact, key: `${fragment.key}:compact`, shift: 0, breaks: 0 };
+  return { bytes: fragment.compact, key: `${fragment.key}:compact`, shift: 0, breaks: 0, source: fragment.source };
 }
 
 /** The fragment's page text as a piece of a file, its lines continuing at `column`. */
 export function pagePiece(fragment: Fragment, column: number): BytesPiece {
-  if (column === FRAGMENT_INDENT - 1) return { bytes: fragment.surveyPage, key: `${fragment.key}:survey-page`, shift: 0, breaks: 0 };
-  return { bytes: fragment.page, key: `${fragment.key}:page`, shift: column - FRAGMENT_INDENT, breaks: fragment.pageBreaks };
+  const { source } = fragment;
+  if (column === FRAGMENT_INDENT - 1)
+    return { bytes: fragment.surveyPage, key: `${fragment.key}:survey-page`, shift: 0, breaks: 0, source };
+  return { bytes: fragment.page, key: `${fragment.key}:page`, shift: column - FRAGMENT_INDENT, breaks: fragment.pageBreaks, source };
 }

@@ -5,7 +5,7 @@
 
 import type { Archive } from '../pipeline/assemble.ts';
 import type { Fragment } from './fragment.ts';
-import type { Plan } from './plan.ts';
+import type { Plan } from '../site/plan.ts';
 
 export interface PlanInput {
   archive: Archive;

@@ -3,15 +3,13 @@
 // holding its bytes compressed. They are planned like any other file, from their file's plan and
 // without compressing anything: a copy's key follows from its file's and the settings, so a
 // rebuild links every copy whose file is unchanged, and compresses the others as it writes them
-// (destination/compress.ts). The same settings on every machine give the same bytes.
+// (site/compression.ts). The same settings on every machine give the same bytes.
 
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants } from 'node:zlib';
-import type { BrotliOptions, ZlibOptions } from 'node:zlib';
 import { COMPRESSION, ENCODING_SUFFIX, precompressible } from '../hosting/routes.ts';
 import type { Encoding } from '../hosting/routes.ts';
-import { GZIP_HEADER, gzipMember } from './download/gzip.ts';
-import type { Compression, Plan } from './plan.ts';
+import { GZIP_HEADER, compressorOptions } from '../site/compression.ts';
+import type { Compression, Plan } from '../site/plan.ts';
 
 /**
  * gzip's level and brotli's quality, measured on the synthetic L archive (425 MB of distinct
@@ -56,24 +54,4 @@ export function copyKey(key: string, compression: Compression): string {
   const library = gzip ? `zlib ${process.versions.zlib} ${Buffer.from(GZIP_HEADER).toString('hex')}` : `brotli ${process.versions.brotli}`;
   const settings = JSON.stringify(compressorOptions(compression, 0));
   return createHash('sha256').update(`${key}\0${compression.encoding}\0${settings}\0${library}`).digest('hex');
-}
-
-/** The compressor's options for `size` bytes: for brotli the size is a hint, which changes the bytes made. */
-export function compressorOptions(compression: Compression, size: number): ZlibOptions | BrotliOptions {
-  if (compression.encoding === 'gzip') return { level: compression.level };
-  return {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: compression.level,
-      [constants.BROTLI_PARAM_SIZE_HINT]: Math.min(size, 2 ** 30),
-    },
-  };
-}
-
-/**
- * A copy made at once from the whole file, the straightforward way (the reference path's):
- * the streamed copies must be these bytes.
- */
-export function compressWhole(bytes: Uint8Array, compression: Compression): Uint8Array {
-  if (compression.encoding === 'gzip') return gzipMember(bytes, compression.level);
-  return brotliCompressSync(bytes, compressorOptions(compression, bytes.length));
 }

@@ -10,7 +10,6 @@ import type { KindType } from '../kinds/registry.ts';
 import { rootsOf } from '../pipeline/assemble.ts';
 import type { Archive, Entry, ReleaseEntry, SurveyEntry } from '../pipeline/assemble.ts';
 import { ARCHIVE_SCHEMA_VERSION, archiveParts } from './download/archive.ts';
-import { gzipMember } from './download/gzip.ts';
 import { planDownloadIndex } from './download/index.ts';
 import { ARCHIVE_FILE, VO_TABLES_FILE } from './download/plan.ts';
 import { voDocuments } from './download/vo.ts';
@@ -19,10 +18,11 @@ import { zipWhole } from './download/zip.ts';
 import { UNIT_TEXTS } from './units.ts';
 import { renderFragment } from './fragment.ts';
 import type { Fragment } from './fragment.ts';
-import { plansOf } from './plan.ts';
-import type { Piece } from './plan.ts';
+import { plansOf } from '../site/plan.ts';
+import type { Piece } from '../site/plan.ts';
 import { planOpenapi } from './openapi/plan.ts';
-import { COPIES, compressWhole, copyPath } from './precompress.ts';
+import { COPIES, copyPath } from './precompress.ts';
+import { compressWhole, gzipMember } from '../site/compression.ts';
 import { fixedFiles } from './api/fixed.ts';
 import { encodeJson } from './api/encode.ts';
 import { nodeObject } from './api/objects.ts';
@@ -147,7 +147,7 @@ function renderedFragments(archive: Archive): Map<string, Fragment> {
         for (const entry of rootsOf(release, section.kind)) {
           fragments.set(
             entry.file.relative,
-            renderFragment(section.kind, entry.data, [survey.data.name, release.data.name], entry.file.relative),
+            renderFragment(section.kind, entry.data, [survey.data.name, release.data.name], entry.file.relative, entry.file.relative),
           );
         }
       }

@@ -6,7 +6,7 @@
 import { SECTIONS } from '../kinds/registry.ts';
 import type { KindType } from '../kinds/registry.ts';
 import type { ApiObject } from './api/objects.ts';
-import { gzipMember } from './download/gzip.ts';
+import { gzipMember } from '../site/compression.ts';
 import { browserTexts } from './browser/texts.ts';
 import {
   columnsCsvRows,

@@ -82,6 +82,6 @@ export function digest(relative: string, bytes: Uint8Array, key: string, validat
   const data = skeleton(kind, file.data);
   const shape = shapeOf(data);
   if (!valid || !render) return { ...base, diagnostics, valid, data, shape };
-  const fragment = renderFragment(kind, file.data as NodeYaml, [placement.survey, placement.release ?? ''], key, encode);
+  const fragment = renderFragment(kind, file.data as NodeYaml, [placement.survey, placement.release ?? ''], key, relative, encode);
   return { ...base, diagnostics, valid, data, shape, fragment };
 }

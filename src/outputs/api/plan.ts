@@ -6,8 +6,8 @@ import { fixedFiles } from './fixed.ts';
 import { responses } from './responses.ts';
 import { compactPiece } from '../fragment.ts';
 import type { Fragment } from '../fragment.ts';
-import { planOf, plansOf } from '../plan.ts';
-import type { Plan } from '../plan.ts';
+import { planOf, plansOf } from '../../site/plan.ts';
+import type { Plan } from '../../site/plan.ts';
 import type { PlanInput } from '../planner.ts';
 import { Placeholders } from '../splice.ts';
 

@@ -3,8 +3,8 @@
 
 import { responses } from '../api/responses.ts';
 import { pagePiece } from '../fragment.ts';
-import { planOf } from '../plan.ts';
-import type { Plan } from '../plan.ts';
+import { planOf } from '../../site/plan.ts';
+import type { Plan } from '../../site/plan.ts';
 import type { PlanInput } from '../planner.ts';
 import { Placeholders } from '../splice.ts';
 import { browsableFrame, linkedJson, pageJson } from './page.ts';

@@ -11,9 +11,9 @@ import type { Archive, ReleaseEntry, SurveyEntry } from '../../pipeline/assemble
 import { releaseHead, surveyObject } from '../api/objects.ts';
 import { textPiece } from '../fragment.ts';
 import type { Fragment } from '../fragment.ts';
-import { planOf } from '../plan.ts';
-import { readStored } from '../../destination/pieces.ts';
-import type { Bytes, Piece, Plan } from '../plan.ts';
+import { planOf } from '../../site/plan.ts';
+import { readStored } from '../../site/plan-bytes.ts';
+import type { Bytes, Piece, Plan } from '../../site/plan.ts';
 import type { PlanInput } from '../planner.ts';
 import { manyTextName } from '../units.ts';
 import { bandChart, skyMap } from './pictures/index.ts';

@@ -13,9 +13,9 @@ import { encodeJson } from '../api/encode.ts';
 import { compactPiece, textPiece } from '../fragment.ts';
 import type { Fragment } from '../fragment.ts';
 import { instant } from '../api/objects.ts';
-import type { Piece } from '../plan.ts';
+import type { Piece } from '../../site/plan.ts';
 import type { PlanInput } from '../planner.ts';
-import { gzipMember } from './gzip.ts';
+import { gzipMember } from '../../site/compression.ts';
 
 /** The version of archive.json's envelope; the survey objects are the API's own. */
 export const ARCHIVE_SCHEMA_VERSION = '1.0';

@@ -3,8 +3,8 @@
 
 import { DOCUMENTS, DOWNLOAD_DIR } from '../../hosting/routes.ts';
 import { escapeHtml } from '../browsable/page.ts';
-import { planOf } from '../plan.ts';
-import type { Plan } from '../plan.ts';
+import { planOf } from '../../site/plan.ts';
+import type { Plan } from '../../site/plan.ts';
 
 export const SUMS_FILE = `${DOWNLOAD_DIR}/SHA256SUMS`;
 export const INDEX_FILE = `${DOWNLOAD_DIR}/index.html`;

@@ -4,8 +4,8 @@
 
 import { DOWNLOAD_DIR, VO_DIR } from '../../hosting/routes.ts';
 import { textPiece } from '../fragment.ts';
-import { planOf } from '../plan.ts';
-import type { Plan } from '../plan.ts';
+import { planOf } from '../../site/plan.ts';
+import type { Plan } from '../../site/plan.ts';
 import type { PlanInput } from '../planner.ts';
 import { archiveGzipPieces, archiveJsonPieces, archiveParts } from './archive.ts';
 import { voDocuments } from './vo.ts';

@@ -9,7 +9,7 @@ import type { Archive, Entry, ReleaseEntry, SurveyEntry } from '../../pipeline/a
 import type { NodeYaml } from '../../kinds/data.ts';
 import { releaseHead } from '../api/objects.ts';
 import type { ApiObject } from '../api/objects.ts';
-import type { Piece } from '../plan.ts';
+import type { Piece } from '../../site/plan.ts';
 import {
   columnsCsvHeader,
   columnsVotHead,

@@ -1,8 +1,8 @@
 // Zip archives made the same way on every machine (PKWARE's APPNOTE 6.3): members deflated (method
 // 8) or stored, names in UTF-8 (flag 11), every time 1980-01-01 00:00, every mode rw-r--r--, no
 // extra fields, no comments, no data descriptors. A member's local header depends only on its name,
-// CRC-32 and sizes, so a member deflated once can be kept (in the build cache) and framed again in
-// any later zip; the central directory is made afresh each time from the members' offsets. ZIP64
+// CRC-32 and sizes, so a member deflated once can be copied from one zip and framed again in the
+// next; the central directory is made afresh each time from the members' offsets. ZIP64
 // records are written only when the counts or offsets need them (more than 65,534 members, or past
 // 4 GiB), so an ordinary archive stays readable by every unzip.
 //
@@ -10,9 +10,7 @@
 // library: fflate and yazl compress what they are given, and neither takes a member already
 // deflated with its CRC, which is what lets a rebuild recompress only the pages that changed.
 
-import { createHash } from 'node:crypto';
-import { constants, crc32, deflateRaw, deflateRawSync } from 'node:zlib';
-import type { ZlibOptions } from 'node:zlib';
+import { crc32, deflateRaw, deflateRawSync } from 'node:zlib';
 
 /**
  * The level members are deflated at: zlib's default. Measured on the synthetic L archive's browser
@@ -61,134 +59,21 @@ export interface Deflated {
   deflated: Uint8Array;
 }
 
-/**
- * A member's bytes deflated at `level`, with the CRC-32 and size of what went in; a large one a
- * block at a time (blocksOf), the same bytes deflateBlocks gives.
- */
+/** A member's bytes deflated at `level`, with the CRC-32 and size of what went in. */
 export function deflateMember(bytes: Uint8Array, level = ZIP_LEVEL): Deflated {
-  const deflated =
-    bytes.length < BLOCKS_FROM ? deflateRawSync(bytes, { level }) : joinBlocks(blocksOf(bytes).map((block) => deflateBlock(block, level)));
-  return { crc: crc32(bytes) >>> 0, size: bytes.length, deflated };
+  return { crc: crc32(bytes) >>> 0, size: bytes.length, deflated: deflateRawSync(bytes, { level }) };
 }
 
 /**
- * Members of this size or more are deflated a block at a time, each block on its own: a deflate
- * stream may be made of pieces that each end on a whole byte (zlib's sync flush) and start afresh,
- * with an empty last block after them, as pigz makes its streams. A block keeps its deflated bytes
- * in the build cache by its own key (blockKey), so an edit deflates again only the blocks it
- * changed: the search data (12.7 MB at L) changes with every edit, and deflating it whole took a
- * writer thread 0.08-0.16 s of each rebuild; in 40 blocks it deflates to 899 KB rather than 871 KB.
- */
-export const BLOCKS_FROM = 1 << 20;
-/**
- * A block ends after a line, once it holds BLOCK_MIN bytes, where the line's CRC-32 ends in three
- * zero bits (one line in eight), so that where blocks end follows the content: an edit changes the
- * block it falls in, and the next only when it moves that block's end. A line longer than
- * BLOCK_MAX is cut at BLOCK_MAX.
- */
-const BLOCK_MIN = 128 * 1024;
-const BLOCK_MAX = 1 << 20;
-const NEWLINE = 0x0a;
-/** The end of a stream of blocks: an empty final block of fixed codes. */
-export const LAST_BLOCK = Uint8Array.of(0x03, 0x00);
-const SYNC = { finishFlush: constants.Z_SYNC_FLUSH };
-
-/** A large member's bytes, cut into the blocks it is deflated in. */
-export function blocksOf(bytes: Uint8Array): Uint8Array[] {
-  const blocks: Uint8Array[] = [];
-  let start = 0;
-  for (let line = 0; line < bytes.length;) {
-    const newline = bytes.indexOf(NEWLINE, line);
-    const end = newline === -1 ? bytes.length : newline + 1;
-    while (end - start > BLOCK_MAX) {
-      blocks.push(bytes.subarray(start, start + BLOCK_MAX));
-      start += BLOCK_MAX;
-    }
-    if (end - start >= BLOCK_MIN && (crc32(bytes.subarray(Math.max(line, start), end)) & 7) === 0) {
-      blocks.push(bytes.subarray(start, end));
-      start = end;
-    }
-    line = end;
-  }
-  if (start < bytes.length) blocks.push(bytes.subarray(start));
-  return blocks;
-}
-
-/** A block deflated on its own, ending on a whole byte and not last: its bytes in a member's stream. */
-export function deflateBlock(block: Uint8Array, level = ZIP_LEVEL): Uint8Array {
-  return deflateRawSync(block, { level, ...SYNC });
-}
-
-/** A member's deflated bytes, from its blocks' in order. */
-function joinBlocks(deflated: readonly Uint8Array[]): Uint8Array {
-  return Buffer.concat([...deflated, LAST_BLOCK]);
-}
-
-/** What a block's key starts with, and no member's (a member's key is hex). */
-const BLOCK_KEY = 'block-';
-
-/** Whether a kept key is a block's. */
-export function isBlockKey(key: string): boolean {
-  return key.startsWith(BLOCK_KEY);
-}
-
-/** A block's key: its bytes, the level and zlib's version (another version may deflate them differently). */
-export function blockKey(block: Uint8Array, level = ZIP_LEVEL): string {
-  const hash = createHash('sha256').update(`zip block\0v1\0${level}\0${process.versions.zlib}\0`).update(block).digest('hex');
-  return `${BLOCK_KEY}${hash}`;
-}
-
-/** A large member's CRC-32 and size, and its blocks in order: each with its key, and its deflated bytes where it was deflated now. */
-export interface DeflatedBlocks {
-  crc: number;
-  size: number;
-  blocks: { key: string; size: number; deflated?: Deflated }[];
-}
-
-/**
- * A large member's blocks, each deflated unless its key is `known` (kept from an earlier build) or
- * an earlier block's. deflateMember's bytes are its blocks' deflated bytes in order, then
- * LAST_BLOCK.
- */
-export function deflateBlocks(bytes: Uint8Array, known: ReadonlySet<string>, level = ZIP_LEVEL): DeflatedBlocks {
-  const seen = new Set(known);
-  const blocks = blocksOf(bytes).map((block) => {
-    const key = blockKey(block, level);
-    if (seen.has(key)) return { key, size: block.length };
-    seen.add(key);
-    return { key, size: block.length, deflated: { crc: crc32(block) >>> 0, size: block.length, deflated: deflateBlock(block, level) } };
-  });
-  return { crc: crc32(bytes) >>> 0, size: bytes.length, blocks };
-}
-
-/**
- * deflateMember on the thread pool: several members (and a large member's blocks) compress at once,
- * on as many cores. A large block's output buffer holds it whole: with zlib's 16 KB, the thread pool
- * stopped at each one filled until this thread, busy with other work, handed it the next.
+ * deflateMember on the thread pool: several members compress at once, on as many cores, while
+ * this thread plans the other outputs. The same bytes as deflateMember's.
  */
 export async function deflateMemberAsync(bytes: Uint8Array, level = ZIP_LEVEL): Promise<Deflated> {
-  const crc = crc32(bytes) >>> 0;
-  if (bytes.length < BLOCKS_FROM) return { crc, size: bytes.length, deflated: await deflateOnPool(bytes, { level }) };
-  const blocks = await Promise.all(blocksOf(bytes).map((block) => deflateOnPool(block, { level, ...SYNC, ...outputFor(block.length) })));
-  return { crc, size: bytes.length, deflated: joinBlocks(blocks) };
-}
-
-function deflateOnPool(bytes: Uint8Array, options: ZlibOptions): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    deflateRaw(bytes, options, (error, deflated) => (error ? reject(error) : resolve(deflated)));
+  const deflated = await new Promise<Uint8Array>((resolve, reject) => {
+    deflateRaw(bytes, { level }, (error, made) => (error ? reject(error) : resolve(made)));
   });
+  return { crc: crc32(bytes) >>> 0, size: bytes.length, deflated };
 }
-
-/**
- * For a large block, an output buffer at least as long as its bytes deflated, whatever they hold
- * (zlib's deflateBound, with room to spare); zlib's own for small ones, most members being small
- * pages, which a buffer each that size would only slow down.
- */
-function outputFor(size: number): { chunkSize?: number } {
-  return size < LARGE_BLOCK ? {} : { chunkSize: size + (size >> 12) + (size >> 14) + (size >> 25) + 64 };
-}
-
-const LARGE_BLOCK = 64 * 1024;
 
 /** Items in the order members are listed in: by name, byte for byte as UTF-8, each name made UTF-8 once. */
 export function byName<T>(items: readonly T[], name: (item: T) => string): T[] {

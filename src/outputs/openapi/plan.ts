@@ -2,8 +2,8 @@
 // documents: both are made from the one document, so the page never says what the JSON does not.
 
 import { DOCUMENTS } from '../../hosting/routes.ts';
-import { planOf } from '../plan.ts';
-import type { Plan } from '../plan.ts';
+import { planOf } from '../../site/plan.ts';
+import type { Plan } from '../../site/plan.ts';
 import type { Planner } from '../planner.ts';
 import { OPENAPI_PATH, REFERENCE_PATH, openapiDocument } from './document.ts';
 import { apiReferencePage } from './page.ts';

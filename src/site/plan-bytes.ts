@@ -1,48 +1,21 @@
-// The bytes of a plan's pieces, a chunk at a time: text in memory as it is, text in files (the
-// build cache's) read a chunk at a time and never held whole, page text shifted to its column and
-// NUL marks filled (with a survey's URL) as it passes. The writer and the comparer both read plans through here.
+// A plan's bytes, a chunk at a time: text in memory as it is, text in files (the digest cache's)
+// read a chunk at a time and never held whole, page text shifted to its column and NUL marks filled
+// (with a survey's URL) as it passes, compressed for a precompressed copy. The writer, the
+// checksums and the zip's members all read plans through here.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { INDENT, StaleBytesError } from '../outputs/plan.ts';
-import type { Bytes, Piece, StoredBytes } from '../outputs/plan.ts';
+import { compressedChunks } from './compression.ts';
+import { INDENT, StaleBytesError } from './plan.ts';
+import type { Bytes, Piece, Plan, StoredBytes } from './plan.ts';
 
-// Texts in memory are passed in large chunks; what is read or shifted, in smaller ones.
-const DIRECT_CHUNK = 4 << 20;
+/** Texts are read, shifted and filled this much at a time. */
 export const CHUNK = 1 << 20;
 
-/** Room for one chunk: reused once whatever was done with its last chunk is done. */
-export interface Slot {
-  /** Where a file's chunk is read to: CHUNK bytes. */
-  input: Buffer;
-  /** Shifted text; grown when a chunk needs more. */
-  output: Buffer;
-  /** The work on the slot's last chunk (a write), which must end before the slot is filled again. */
-  busy: Promise<void>;
-}
-
-export function newSlot(): Slot {
-  return { input: Buffer.allocUnsafe(CHUNK), output: Buffer.allocUnsafe(0), busy: Promise.resolve() };
-}
-
 /**
- * A slot whose input is, each time it is given, the room `room` gives (a sink's buffer past what it
- * holds, file-sink.ts): stored text is read straight to where it is written from, not copied there.
- * Shifted and filled text still goes through its own output.
- */
-export function roomSlot(): (room: () => Buffer) => Slot {
-  const slot: Slot = { input: Buffer.alloc(0), output: Buffer.allocUnsafe(0), busy: Promise.resolve() };
-  return (room) => {
-    slot.input = room();
-    return slot;
-  };
-}
-
-/**
- * The build cache's files that readers have opened, each kept open until `close`, its size checked
+ * The digest cache's files that readers have opened, each kept open until `close`, its size checked
  * once: a listing takes a piece from each of hundreds of files, and each of the API's listings and
- * pages goes through the same files again, so opening a file for each piece cost a rebuild of a large
- * archive some thousands of opens, checks and closes. At most `most` are kept (Node raises the
- * limit of open files to the system's hard limit); any more are opened for each read, as before.
+ * pages goes through the same files again. At most `most` are kept open; any more are opened for
+ * each read.
  */
 export class OpenFiles {
   private readonly open = new Map<string, { fd: number; size: number }>();
@@ -68,32 +41,20 @@ export class OpenFiles {
   }
 }
 
-export class PieceReader {
+/**
+ * Reads plans' pieces through buffers of its own: each chunk it gives is good until the next is
+ * asked for. One reader serves one file at a time; files written at once each need their own.
+ */
+export class PlanReader {
+  private readonly input = Buffer.allocUnsafe(CHUNK);
+  /** Shifted or filled text; grown when a chunk needs more. */
+  private readonly into = { output: Buffer.allocUnsafe(0) };
   private readonly shifter = new LineShifter(INDENT.charCodeAt(0));
 
-  /**
-   * `nextSlot` gives the slot the next chunk goes into, once it is free; `files`, when given, keeps
-   * the files read open for other pieces (its owner closes them).
-   */
-  constructor(
-    private readonly nextSlot: () => Promise<Slot>,
-    private readonly files?: OpenFiles,
-  ) {}
+  constructor(private readonly files: OpenFiles) {}
 
-  /** The pieces' bytes in order, each chunk with the slot it lives in until that slot is next given. */
-  async *chunks(pieces: readonly Piece[]): AsyncGenerator<[Slot, Uint8Array]> {
-    let slot = await this.nextSlot();
-    for (const chunk of this.chunksIn(pieces, () => slot)) {
-      yield [slot, chunk];
-      slot = await this.nextSlot();
-    }
-  }
-
-  /**
-   * The pieces' bytes in order, at once: each chunk read or changed into the slot `slot` gives when
-   * the chunk is made, and good until the next is asked for.
-   */
-  *chunksIn(pieces: readonly Piece[], slot: () => Slot): Generator<Uint8Array> {
+  /** The pieces' bytes in order. */
+  *chunks(pieces: readonly Piece[]): Generator<Uint8Array> {
     for (const piece of pieces) {
       if (typeof piece === 'string') {
         yield Buffer.from(piece, 'utf8');
@@ -102,34 +63,27 @@ export class PieceReader {
       const { shift, fill } = piece;
       if (fill !== undefined) {
         const filler = Buffer.from(fill, 'utf8');
-        for (const chunk of this.source(piece.bytes, CHUNK, slot)) yield filled(chunk, filler, slot());
+        for (const chunk of this.source(piece.bytes)) yield filled(chunk, filler, this.into);
         continue;
       }
       this.shifter.reset(shift);
-      // Text in memory that needs no shift goes out as it is, in large chunks.
-      for (const chunk of this.source(piece.bytes, shift === 0 ? DIRECT_CHUNK : CHUNK, slot)) {
-        yield shift === 0 ? chunk : this.shifter.push(chunk, slot());
-      }
+      for (const chunk of this.source(piece.bytes)) yield shift === 0 ? chunk : this.shifter.push(chunk, this.into);
     }
   }
 
-  /**
-   * The bytes a chunk at a time: views of text in memory `size` bytes long, or a stored text read
-   * into the slot's buffer from a file that must have the size recorded.
-   */
-  private *source(bytes: Bytes, size: number, slot: () => Slot): Generator<Uint8Array> {
+  /** The bytes a chunk at a time: views of text in memory, or a stored text read into the reader's buffer. */
+  private *source(bytes: Bytes): Generator<Uint8Array> {
     if (bytes instanceof Uint8Array) {
-      for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+      for (let at = 0; at < bytes.length; at += CHUNK) yield bytes.subarray(at, at + CHUNK);
       return;
     }
-    const { fd, shared } = this.files?.take(bytes) ?? { fd: openStored(bytes), shared: false };
+    const { fd, shared } = this.files.take(bytes);
     try {
       for (let read = 0; read < bytes.size;) {
-        const { input } = slot();
-        const n = readSync(fd, input, 0, Math.min(CHUNK, input.length, bytes.size - read), bytes.offset + read);
+        const n = readSync(fd, this.input, 0, Math.min(CHUNK, bytes.size - read), bytes.offset + read);
         if (n === 0) throw cutShort(bytes, read);
         read += n;
-        yield input.subarray(0, n);
+        yield this.input.subarray(0, n);
       }
     } finally {
       if (!shared) closeSync(fd);
@@ -137,11 +91,30 @@ export class PieceReader {
   }
 }
 
+/** A plan's bytes as its file holds them: its pieces', compressed when it is a precompressed copy. */
+export function fileChunks(plan: Plan, reader: PlanReader): AsyncIterable<Uint8Array> | Iterable<Uint8Array> {
+  const bytes = reader.chunks(plan.pieces);
+  return plan.compression ? compressedChunks(bytes, plan.compression, plan.size) : bytes;
+}
+
+/** A plan's bytes whole, in memory (never a compressed copy's): for files small enough to hold, such as the zip's members. */
+export function wholeBytes(plan: Plan, reader: PlanReader): Buffer {
+  const out = Buffer.allocUnsafe(plan.size);
+  let at = 0;
+  for (const chunk of reader.chunks(plan.pieces)) {
+    if (at + chunk.length > plan.size) throw new Error(`${plan.path}: pieces longer than the ${plan.size} bytes planned`);
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  if (at !== plan.size) throw new Error(`${plan.path}: pieces of ${at} bytes, not the ${plan.size} planned`);
+  return out;
+}
+
 /**
  * Opens the file stored bytes are in, which must still have the size it was stored with: any other
  * means it was damaged since (cut short or grown), whichever of its texts is asked for.
  */
-export function openStored(bytes: StoredBytes): number {
+function openStored(bytes: StoredBytes): number {
   let fd: number;
   try {
     fd = openSync(bytes.file, 'r');
@@ -187,7 +160,6 @@ export function filled(chunk: Uint8Array, filler: Buffer, into: { output: Buffer
   const source = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   let at = source.indexOf(0);
   if (at < 0) return chunk;
-  // One pass, the output grown when a mark would not fit (rarely: it is kept from chunk to chunk).
   let out = into.output;
   let from = 0;
   let to = 0;
@@ -198,8 +170,6 @@ export function filled(chunk: Uint8Array, filler: Buffer, into: { output: Buffer
       grown.set(out.subarray(0, to));
       out = into.output = grown;
     }
-    // Typed arrays' own copy: Buffer's costs as much again in checks for the short runs between
-    // marks (a row of the column list each).
     out.set(source.subarray(from, at), to);
     to += at - from;
     out.set(filler, to);
@@ -264,21 +234,4 @@ export class LineShifter {
     to += source.copy(out, to, from);
     return out.subarray(0, to);
   }
-}
-
-/**
- * A plan's bytes whole, in memory, read through `reader` into `slot`: for files small enough to
- * hold, such as the pages zipped for the download. At once, so that whoever asks can hand them on
- * (to be deflated on the thread pool) before doing anything else.
- */
-export function wholeBytes(reader: PieceReader, slot: Slot, pieces: readonly Piece[], size: number): Buffer {
-  const out = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (const chunk of reader.chunksIn(pieces, () => slot)) {
-    if (at + chunk.length > size) throw new Error(`pieces longer than the ${size} bytes planned`);
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  if (at !== size) throw new Error(`pieces of ${at} bytes, not the ${size} planned`);
-  return out;
 }

@@ -1,6 +1,6 @@
 // A plan of an output file: its path and the pieces its bytes are made of, planned without touching
-// the disk. Planners (outputs/*) make plans from the checked archive; destinations (destination/)
-// put plans into a folder, or compare them with one. Each plan carries a content key, so equal
+// the disk. Planners (outputs/*) make plans from the checked archive; the destination decides what
+// to do with each (destination/decide.ts) and does it. Each plan carries a content key, so equal
 // files are written once and unchanged ones not at all, and its size.
 
 import { createHash } from 'node:crypto';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Encoding } from '../hosting/routes.ts';
 
 /**
- * Bytes a piece is copied from: in memory, or a file (of the build cache) that is copied from as
+ * Bytes a piece is copied from: in memory, or a file (the digest cache's) that is copied from as
  * the output is written, so that a rebuild never holds unchanged texts in memory: `size` bytes at
  * `offset` in a file that packs several texts. The file's own size is recorded with them, so a file
  * damaged since is noticed as it is read.
@@ -39,6 +39,11 @@ export interface BytesPiece {
   fill?: string;
   /** How many NUL characters the bytes hold, when there is a fill. */
   marks?: number;
+  /**
+   * The metadata file (relative to the metadata folder) the text was rendered from, where it was:
+   * what a changed file names as the reason it was written again (destination/decide.ts).
+   */
+  source?: string;
 }
 
 export type Piece = string | BytesPiece;
@@ -48,6 +53,15 @@ export interface Compression {
   encoding: Encoding;
   /** gzip's level, or brotli's quality. */
   level: number;
+}
+
+/** Where a zip member's deflated bytes are in its archive, for a later build to take them from there. */
+export interface MemberPlace {
+  crc: number;
+  size: number;
+  compressedSize: number;
+  /** Of its deflated bytes, from the archive's start. */
+  offset: number;
 }
 
 export interface Plan {
@@ -64,21 +78,9 @@ export interface Plan {
    * it is made.
    */
   compression?: Compression;
-  /**
-   * On a large file: where its bytes stand at piece boundaries about every MARK_EVERY bytes, each
-   * with a hash of the pieces before it. Two plans with the same mark have the same bytes up to
-   * it: a file written over its previous version need not write them again (commonStart).
-   */
-  marks?: Mark[];
+  /** On a zip: its members' places, by member key (outputs/download/browser-zip.ts). */
+  members?: Record<string, MemberPlace>;
 }
-
-/** An offset into a file's bytes, and a hash of the pieces before it. */
-export type Mark = [offset: number, hash: string];
-
-/** Files at least this large are marked (Plan.marks). */
-export const MARKED_FROM = 4 << 20;
-/** About how far apart the marks are. */
-export const MARK_EVERY = 1 << 20;
 
 function sizeOf(piece: Piece): number {
   if (typeof piece === 'string') return Buffer.byteLength(piece);
@@ -96,40 +98,9 @@ function pieceText(piece: Piece): string {
 export function planOf(file: string, pieces: Piece[]): Plan {
   const kept = pieces.filter((p) => p !== '');
   const size = kept.reduce((n, p) => n + sizeOf(p), 0);
-  const marked = size >= MARKED_FROM;
-  // The key's text: hashed at once (a call into the hash per piece costs more than the hashing),
-  // or, for a marked file, a stretch at a time, the hash so far taken at each mark.
-  const hash = createHash('sha256');
-  const marks: Mark[] = [];
-  let text = '';
-  let offset = 0;
-  for (const piece of kept) {
-    if (marked && offset >= (marks.length + 1) * MARK_EVERY) {
-      hash.update(text);
-      text = '';
-      marks.push([offset, hash.copy().digest('hex').slice(0, 32)]);
-    }
-    text += pieceText(piece);
-    if (marked) offset += sizeOf(piece);
-  }
-  const key = hash.update(text).digest('hex');
-  return marked ? { path: file, pieces: kept, key, size, marks } : { path: file, pieces: kept, key, size };
-}
-
-/**
- * How many bytes at the start of two versions of a file are the same, as far as their marks
- * show: the offset of the last mark they share, or 0.
- */
-export function commonStart(one: readonly Mark[] | undefined, other: readonly Mark[] | undefined): number {
-  if (!one || !other) return 0;
-  let common = 0;
-  for (let i = 0; i < one.length && i < other.length; i++) {
-    const [offset, hash] = one[i] ?? [0, ''];
-    const [otherOffset, otherHash] = other[i] ?? [0, ''];
-    if (offset !== otherOffset || hash !== otherHash) break;
-    common = offset;
-  }
-  return common;
+  // The key's text hashed at once: a call into the hash per piece costs more than the hashing.
+  const key = createHash('sha256').update(kept.map(pieceText).join('')).digest('hex');
+  return { path: file, pieces: kept, key, size };
 }
 
 /** Plans for files given whole, as text or bytes. */
@@ -144,25 +115,19 @@ export function plansOf(files: ReadonlyMap<string, string | Uint8Array>): Plan[]
   );
 }
 
-/** What a written output was: the plans' id, each file's content key, and the large files' marks. */
-export interface Manifest {
-  build: string;
-  files: Record<string, string>;
-  marks?: Record<string, Mark[]>;
+/** The metadata files a plan's pieces were rendered from, each once, in the order they come. */
+export function sourcesOf(plan: Plan): string[] {
+  const sources = new Set<string>();
+  for (const piece of plan.pieces) if (typeof piece !== 'string' && piece.source !== undefined) sources.add(piece.source);
+  return [...sources];
 }
 
-/** Named by its content, so building the same input twice gives the same manifest. */
-export function manifestOf(plans: readonly Plan[]): Manifest {
-  const build = createHash('sha256')
+/** Named by its plans' paths and keys, so building the same input twice gives the same id. */
+export function buildIdOf(plans: readonly Plan[]): string {
+  return createHash('sha256')
     .update(plans.map((p) => `${p.path}\0${p.key}`).join('\n'))
     .digest('hex')
     .slice(0, 16);
-  const marked = plans.filter((p) => p.marks !== undefined);
-  return {
-    build,
-    files: Object.fromEntries(plans.map((p) => [p.path, p.key])),
-    ...(marked.length > 0 ? { marks: Object.fromEntries(marked.map((p) => [p.path, p.marks ?? []])) } : {}),
-  };
 }
 
 /**

@@ -23,7 +23,7 @@ import { isDownloadData, planDownload } from './outputs/download/plan.ts';
 import { planOpenapi } from './outputs/openapi/plan.ts';
 import { SUMS_FILE, planDownloadIndex } from './outputs/download/index.ts';
 import { planBrowsable } from './outputs/browsable/plan.ts';
-import type { Fragment } from './outputs/fragment.ts';
+import type { Fragment } from './site/fragment.ts';
 import { StaleBytesError, plansOf } from './site/plan.ts';
 import type { Plan } from './site/plan.ts';
 import type { Planner } from './outputs/planner.ts';
@@ -47,6 +47,8 @@ import { readMetadataTexts, scanMetadata } from './pipeline/scan.ts';
 import { compileValidators, validateFiles } from './pipeline/validate.ts';
 import { UsageError } from './errors.ts';
 import { withLock } from './locks.ts';
+import { renderFragment } from './outputs/fragment.ts';
+import { codeFile } from './project.ts';
 
 /** The outputs a build writes: each a planner from the checked archive to its files, planned in this order. */
 const PLANNERS: readonly Planner[] = [planApi, planBrowser, planBrowsable, planDownload, planOpenapi];
@@ -232,7 +234,9 @@ async function checkArchive(options: CheckOptions, cache: Cache, render = true):
   const onProgress = options.onProgress;
   const digests = await digestAll(requests, cache, {
     workers: options.workers ?? 0,
-    render,
+    render: renderFragment,
+    workerScript: codeFile('digest-worker.js'),
+    rendering: render,
     ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
     ...(onProgress ? { onProgress: (done: number, total: number) => onProgress('reading', done, total) } : {}),
   });

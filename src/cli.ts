@@ -12,7 +12,7 @@ import { countBySeverity, formatGithub, formatJson, formatReport, printable, str
 import type { Diagnostic } from './diagnostics.ts';
 import { ArchiveSchemaError, EXIT, remedyFor } from './errors.ts';
 import { resolveBaseUrl } from './hosting/base-url.ts';
-import { DATA_TYPES, requestTarget } from './hosting/routes.ts';
+import { DATA_TYPES, requestTarget } from './site/routes.ts';
 import type { RunningServer } from './hosting/serve.ts';
 import { KINDS } from './kinds/registry.ts';
 import { defaultWorkers } from './pipeline/pool.ts';
@@ -491,7 +491,7 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
           printed: text,
           written: `Wrote ${shown}.\n`,
           matches: `${shown} matches the route table.\n`,
-          differs: `${shown} differs from the route table in src/hosting/routes.ts; run \`npm run routes\` and commit the result.\n`,
+          differs: `${shown} differs from the route table in src/site/routes.ts; run \`npm run routes\` and commit the result.\n`,
         }[outcome];
         if (outcome === 'differs') io.stderr(said);
         else io.stdout(said);

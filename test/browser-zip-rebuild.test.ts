@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { expect, test, vi } from 'vitest';
-import { isBrowserFile } from '../src/hosting/routes.ts';
+import { isBrowserFile } from '../src/site/routes.ts';
 import { edit, snapshotTree, testdir } from './helpers.ts';
 
 const deflated = vi.hoisted(() => ({ count: 0 }));

@@ -11,7 +11,7 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Parser } from 'htmlparser2';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { isBrowserFile } from '../src/hosting/routes.ts';
+import { isBrowserFile } from '../src/site/routes.ts';
 import { zipWhole } from '../src/outputs/download/zip.ts';
 import { cli, edit, snapshotTree, tempdir, testdir, unpackZip } from './helpers.ts';
 

@@ -363,7 +363,7 @@ describe('resolveBaseUrl', () => {
 });
 
 describe('netlify.toml', () => {
-  test('is what the route table makes (run `npm run routes` after changing src/hosting/routes.ts)', async () => {
+  test('is what the route table makes (run `npm run routes` after changing src/site/routes.ts)', async () => {
     expect(await readFile(path.join(PROJECT, 'netlify.toml'), 'utf8')).toBe(renderNetlifyToml());
   });
 
@@ -383,7 +383,7 @@ describe('netlify.toml', () => {
     const stale = await cli(['routes', '--check'], dir);
     expect(stale.code).toBe(1);
     expect(stale.stderr).toBe(
-      'netlify.toml differs from the route table in src/hosting/routes.ts; run `npm run routes` and commit the result.\n',
+      'netlify.toml differs from the route table in src/site/routes.ts; run `npm run routes` and commit the result.\n',
     );
   });
 

@@ -11,7 +11,8 @@ import { digest } from '../src/pipeline/digest.ts';
 import { noCache } from '../src/pipeline/cache.ts';
 import type { Cache } from '../src/pipeline/cache.ts';
 import { digestJob } from '../src/pipeline/pool.ts';
-import type { Fragment } from '../src/outputs/fragment.ts';
+import type { Fragment } from '../src/site/fragment.ts';
+import { renderFragment } from '../src/outputs/fragment.ts';
 import { scanMetadata } from '../src/pipeline/scan.ts';
 import { compileValidators } from '../src/pipeline/validate.ts';
 import { MARKER } from '../src/destination/output.ts';
@@ -305,10 +306,10 @@ describe("a digest's texts, encoded into a buffer the next file reuses when the 
     for (const relative of [first, second])
       results.push({
         relative,
-        result: digestJob({ relative, bytes: await bytesOf(relative), key: relative, render: true }, validators, cache),
+        result: digestJob({ relative, bytes: await bytesOf(relative), key: relative, render: true }, validators, cache, renderFragment),
       });
     for (const { relative, result } of results) {
-      const alone = digest(relative, await bytesOf(relative), relative, validators);
+      const alone = digest(relative, await bytesOf(relative), relative, validators, renderFragment);
       expect(textsOf(result.fragment), relative).toEqual(textsOf(alone.fragment));
     }
   });
@@ -317,15 +318,16 @@ describe("a digest's texts, encoded into a buffer the next file reuses when the 
 describe('scanning the metadata', () => {
   const FILE = 'alpha/dr1/catalogues/SpecCat.yaml';
   const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-  const later = BigInt(Date.now() + 60_000) * 1_000_000n;
+  // A minute after now, when the test runs (not when the file was loaded: a loaded machine can take longer).
+  const later = () => BigInt(Date.now() + 60_000) * 1_000_000n;
 
   test('a file whose stamp is recorded is not read again', async () => {
     const metadata = path.join(await testdir(), 'metadata');
-    const first = await scanMetadata(metadata, { now: later });
+    const first = await scanMetadata(metadata, { now: later() });
     expect(first.files.map((f) => f.relative)).toEqual(Object.keys(first.index));
     // A recorded hash that no read could give: it comes back, so the file was not read.
     const known = { ...first.index, [FILE]: { stamp: first.index[FILE]?.stamp ?? '', hash: 'recorded' } };
-    const second = await scanMetadata(metadata, { known, now: later });
+    const second = await scanMetadata(metadata, { known, now: later() });
     expect(second.files.find((f) => f.relative === FILE)?.hash).toBe('recorded');
     expect(
       second.files
@@ -341,12 +343,12 @@ describe('scanning the metadata', () => {
     // A whole second, which utimes can give back exactly.
     const mtime = new Date('2025-01-01T00:00:00Z');
     await utimes(file, mtime, mtime);
-    const first = await scanMetadata(metadata, { now: later });
+    const first = await scanMetadata(metadata, { now: later() });
     const edited = (await readFile(file, 'utf8')).replace('Unique ID', 'Unique Id');
     await writeFile(file, edited);
     await utimes(file, mtime, mtime);
     expect((await stat(file, { bigint: true })).mtimeNs).toBe(BigInt(mtime.getTime()) * 1_000_000n);
-    const second = await scanMetadata(metadata, { known: first.index, now: later });
+    const second = await scanMetadata(metadata, { known: first.index, now: later() });
     expect(second.files.find((f) => f.relative === FILE)?.hash).toBe(sha256(Buffer.from(edited)));
   });
 

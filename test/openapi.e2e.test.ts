@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
-import { DOCUMENTS, VIEWS } from '../src/hosting/routes.ts';
+import { DOCUMENTS, VIEWS } from '../src/site/routes.ts';
 import { OPENAPI_PATH } from '../src/outputs/openapi/document.ts';
 import { planOpenapi } from '../src/outputs/openapi/plan.ts';
 import type { PlanInput } from '../src/outputs/planner.ts';

@@ -30,8 +30,8 @@ import {
   methodNotAllowedFile,
   optionsBody,
   optionsFile,
-} from '../src/hosting/routes.ts';
-import type { PageAnswer, View } from '../src/hosting/routes.ts';
+} from '../src/site/routes.ts';
+import type { PageAnswer, View } from '../src/site/routes.ts';
 import { OPENAPI_PATH, REFERENCE_PATH, openapiDocument } from '../src/outputs/openapi/document.ts';
 import { apiReferencePage } from '../src/outputs/openapi/page.ts';
 import { planOpenapi } from '../src/outputs/openapi/plan.ts';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { MARKER } from '../src/destination/output.ts';
-import { precompressible } from '../src/hosting/routes.ts';
+import { precompressible } from '../src/site/routes.ts';
 import { cli, edit, expectSameFiles, snapshotTree, testdir } from './helpers.ts';
 
 const GROUP = 'metadata/alpha/dr1/catalogues/SpecCat.yaml';

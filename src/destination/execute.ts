@@ -110,10 +110,11 @@ async function placeFiles(steps: readonly Step[], folder: string, target: string
       const reader = new PlanReader(files);
       for (let step = writes[next++]; step; step = writes[next++]) {
         const { plan, path: file } = step;
-        stats.bytes += await writeFile(plan, path.join(folder, file), reader).catch((error: unknown) => {
+        const bytes = await writeFile(plan, path.join(folder, file), reader).catch((error: unknown) => {
           next = writes.length; // the other lanes stop after their file
           throw failure(file, error, target);
         });
+        stats.bytes += bytes;
         stats.written++;
         count();
       }

@@ -29,7 +29,7 @@ export class WriteError extends ArchiveSchemaError {
 }
 
 /** Whether a path exists (a file or a folder). */
-export async function exists(p: string): Promise<boolean> {
+async function exists(p: string): Promise<boolean> {
   try {
     await stat(p);
     return true;

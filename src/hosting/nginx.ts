@@ -31,8 +31,8 @@ import {
   optionsBody,
   requestTarget,
   viewPath,
-} from './routes.ts';
-import type { DataType, Document, PageAnswer, View } from './routes.ts';
+} from '../site/routes.ts';
+import type { DataType, Document, PageAnswer, View } from '../site/routes.ts';
 import { REQUEST } from '../outputs/browsable/page.ts';
 import { BROWSER_HEADERS } from './browser.ts';
 import { STATIC_METHOD_NOT_ALLOWED } from './edge.ts';
@@ -321,7 +321,7 @@ export function renderNginxSite(options: NginxOptions): string {
     '',
     ...block(`map $request_method $${NAME}_method_class`, ['default other;', 'GET read;', 'HEAD read;', 'OPTIONS options;']),
     '',
-    '# What answers each class of request, from the host rules and the edge policy (src/hosting/routes.ts, edge.ts).',
+    '# What answers each class of request, from the host rules and the edge policy (src/site/routes.ts, edge.ts).',
     ...actionMap('list'),
     '',
     ...actionMap('detail'),

@@ -29,9 +29,9 @@ import { parseAllHeaders } from '@netlify/headers-parser';
 import { RedirectsHandler } from '@netlify/redirects';
 import { UsageError } from '../errors.ts';
 import { STATIC_METHOD_NOT_ALLOWED, answerBeforeFiles, isApiPath, policy, withDocumentHeaders } from './edge.ts';
-import { COMPRESSION, ENCODING_SUFFIX, compressible, documentAt } from './routes.ts';
+import { COMPRESSION, ENCODING_SUFFIX, compressible, documentAt } from '../site/routes.ts';
 import type { Answer } from './edge.ts';
-import type { Encoding } from './routes.ts';
+import type { Encoding } from '../site/routes.ts';
 import { NETLIFY_TOML } from '../project.ts';
 import { MARKER } from '../destination/output.ts';
 

@@ -1,7 +1,7 @@
 // The shape of a kind's declaration: what the project knows about one kind of metadata, in one
 // place, for every stage to read (kinds/registry.ts lists them).
 
-import type { DataType } from '../hosting/routes.ts';
+import type { DataType } from '../site/routes.ts';
 
 /** Every kind, named as the API's `type` field names it. */
 export type KindType =

@@ -4,7 +4,8 @@
 // touches nothing.
 
 import type { Archive } from '../pipeline/assemble.ts';
-import type { Fragment } from './fragment.ts';
+import type { Recall } from '../pipeline/cache.ts';
+import type { Fragment } from '../site/fragment.ts';
 import type { Plan } from '../site/plan.ts';
 
 export interface PlanInput {
@@ -18,7 +19,5 @@ export interface PlanInput {
    */
   recall?: Recall;
 }
-
-export type Recall = (name: string, key: string, make: () => string) => string;
 
 export type Planner = (input: PlanInput) => Plan[];

@@ -1,13 +1,13 @@
 // The copies `build --precompress` writes for nginx's gzip_static and brotli_static: beside each
-// file the compression rule covers (hosting/routes.ts's precompressible), `f.br` and `f.gz`
+// file the compression rule covers (site/routes.ts's precompressible), `f.br` and `f.gz`
 // holding its bytes compressed. They are planned like any other file, from their file's plan and
 // without compressing anything: a copy's key follows from its file's and the settings, so a
 // rebuild links every copy whose file is unchanged, and compresses the others as it writes them
 // (site/compression.ts). The same settings on every machine give the same bytes.
 
 import { createHash } from 'node:crypto';
-import { COMPRESSION, ENCODING_SUFFIX, precompressible } from '../hosting/routes.ts';
-import type { Encoding } from '../hosting/routes.ts';
+import { COMPRESSION, ENCODING_SUFFIX, precompressible } from '../site/routes.ts';
+import type { Encoding } from '../site/routes.ts';
 import { GZIP_HEADER, compressorOptions } from '../site/compression.ts';
 import type { Compression, Plan } from '../site/plan.ts';
 

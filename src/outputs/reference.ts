@@ -3,7 +3,7 @@
 // `build --reference` hold it to that.
 
 import { createHash } from 'node:crypto';
-import { DOWNLOAD_DIR, detailFile, isBrowserFile, precompressible } from '../hosting/routes.ts';
+import { DOWNLOAD_DIR, detailFile, isBrowserFile, precompressible } from '../site/routes.ts';
 import type { NodeYaml } from '../kinds/data.ts';
 import { KIND_TYPES, SECTIONS } from '../kinds/registry.ts';
 import type { KindType } from '../kinds/registry.ts';
@@ -17,7 +17,7 @@ import { BROWSER_ZIP } from './download/browser-zip.ts';
 import { zipWhole } from './download/zip.ts';
 import { UNIT_TEXTS } from './units.ts';
 import { renderFragment } from './fragment.ts';
-import type { Fragment } from './fragment.ts';
+import type { Fragment } from '../site/fragment.ts';
 import { plansOf } from '../site/plan.ts';
 import type { Piece } from '../site/plan.ts';
 import { planOpenapi } from './openapi/plan.ts';

@@ -19,8 +19,7 @@ import type { ScanIndex } from './scan.ts';
 import { processRunning } from '../processes.ts';
 import { readStored } from '../site/plan-bytes.ts';
 import type { StoredBytes } from '../site/plan.ts';
-import type { Fragment } from '../outputs/fragment.ts';
-import type { Recall } from '../outputs/planner.ts';
+import type { Fragment } from '../site/fragment.ts';
 
 /** Every file of the code and of the schemas, and the runtime's version. */
 export function pipelineFingerprint(): string {
@@ -36,6 +35,12 @@ export function pipelineFingerprint(): string {
   walk(fileURLToPath(SCHEMA_DIR));
   return hash.digest('hex');
 }
+
+/**
+ * The text `make` gives, recalled from the last build that made the `name`d text from inputs of the
+ * same `key` where there is one, made now otherwise: the same either way (outputs/planner.ts).
+ */
+export type Recall = (name: string, key: string, make: () => string) => string;
 
 export class CacheError extends Error {
   override name = 'CacheError';

@@ -5,7 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { Encoding } from '../hosting/routes.ts';
+import type { Encoding } from './routes.ts';
 
 /**
  * Bytes a piece is copied from: in memory, or a file (the digest cache's) that is copied from as

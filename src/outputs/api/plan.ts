@@ -4,8 +4,8 @@
 import { encodeJson } from './encode.ts';
 import { fixedFiles } from './fixed.ts';
 import { responses } from './responses.ts';
-import { compactPiece } from '../fragment.ts';
-import type { Fragment } from '../fragment.ts';
+import { compactPiece } from '../../site/fragment.ts';
+import type { Fragment } from '../../site/fragment.ts';
 import { planOf, plansOf } from '../../site/plan.ts';
 import type { Plan } from '../../site/plan.ts';
 import type { PlanInput } from '../planner.ts';

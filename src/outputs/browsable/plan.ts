@@ -2,7 +2,7 @@
 // facility's page text spliced in at its column. The request line is left for the edge to fill in.
 
 import { responses } from '../api/responses.ts';
-import { pagePiece } from '../fragment.ts';
+import { pagePiece } from '../../site/fragment.ts';
 import { planOf } from '../../site/plan.ts';
 import type { Plan } from '../../site/plan.ts';
 import type { PlanInput } from '../planner.ts';

@@ -4,13 +4,13 @@
 // (texts.ts) and spliced in, their survey's and release's breadcrumbs filled in as they are written.
 
 import { createHash } from 'node:crypto';
-import { DATA_TYPES, DOCUMENTS, requestTarget, surveyUrl } from '../../hosting/routes.ts';
+import { DATA_TYPES, DOCUMENTS, requestTarget, surveyUrl } from '../../site/routes.ts';
 import { SECTIONS } from '../../kinds/registry.ts';
 import { rootsOf } from '../../pipeline/assemble.ts';
 import type { Archive, ReleaseEntry, SurveyEntry } from '../../pipeline/assemble.ts';
 import { releaseHead, surveyObject } from '../api/objects.ts';
-import { textPiece } from '../fragment.ts';
-import type { Fragment } from '../fragment.ts';
+import { textPiece } from '../../site/fragment.ts';
+import type { Fragment } from '../../site/fragment.ts';
 import { planOf } from '../../site/plan.ts';
 import { readStored } from '../../site/plan-bytes.ts';
 import type { Bytes, Piece, Plan } from '../../site/plan.ts';

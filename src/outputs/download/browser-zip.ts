@@ -10,7 +10,7 @@
 // (zip.ts, zipWhole) and must give the same bytes.
 
 import { createHash } from 'node:crypto';
-import { DOWNLOAD_DIR, isBrowserFile } from '../../hosting/routes.ts';
+import { DOWNLOAD_DIR, isBrowserFile } from '../../site/routes.ts';
 import { OpenFiles, PlanReader, wholeBytes } from '../../site/plan-bytes.ts';
 import { StaleBytesError, planOf, sourcesOf } from '../../site/plan.ts';
 import type { Bytes, MemberPlace, Piece, Plan } from '../../site/plan.ts';

@@ -1,7 +1,7 @@
 // The download's checksum list (SHA256SUMS, which `sha256sum -c` reads) and its page: each file
 // with what it is, its size and checksum, and how to verify them.
 
-import { DOCUMENTS, DOWNLOAD_DIR } from '../../hosting/routes.ts';
+import { DOCUMENTS, DOWNLOAD_DIR } from '../../site/routes.ts';
 import { escapeHtml } from '../browsable/page.ts';
 import { planOf } from '../../site/plan.ts';
 import type { Plan } from '../../site/plan.ts';

@@ -2,8 +2,8 @@
 // archive and each file's rendered texts. Their checksums and the folder's page come after, from the bytes these plans
 // make (index.ts, destination/checksums.ts).
 
-import { DOWNLOAD_DIR, VO_DIR } from '../../hosting/routes.ts';
-import { textPiece } from '../fragment.ts';
+import { DOWNLOAD_DIR, VO_DIR } from '../../site/routes.ts';
+import { textPiece } from '../../site/fragment.ts';
 import { planOf } from '../../site/plan.ts';
 import type { Plan } from '../../site/plan.ts';
 import type { PlanInput } from '../planner.ts';

@@ -2,7 +2,7 @@
 // the rows every group or facility rendered once (units.ts), and a tail. The same order, and the
 // same heads and tails, give the reference path's documents (reference.ts), made from whole objects.
 
-import { surveyUrl } from '../../hosting/routes.ts';
+import { surveyUrl } from '../../site/routes.ts';
 import type { KindType } from '../../kinds/registry.ts';
 import { rootsOf } from '../../pipeline/assemble.ts';
 import type { Archive, Entry, ReleaseEntry, SurveyEntry } from '../../pipeline/assemble.ts';

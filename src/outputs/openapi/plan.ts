@@ -1,7 +1,7 @@
 // The OpenAPI description and its reference page, at the files the route table gives the two
 // documents: both are made from the one document, so the page never says what the JSON does not.
 
-import { DOCUMENTS } from '../../hosting/routes.ts';
+import { DOCUMENTS } from '../../site/routes.ts';
 import { planOf } from '../../site/plan.ts';
 import type { Plan } from '../../site/plan.ts';
 import type { Planner } from '../planner.ts';

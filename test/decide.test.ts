@@ -3,8 +3,8 @@
 
 import { describe, expect, test } from 'vitest';
 import { decide } from '../src/destination/decide.ts';
-import type { BuildInputs, FileStat, PreviousOutput, Step } from '../src/destination/decide.ts';
-import type { FileRecord, Manifest } from '../src/destination/state.ts';
+import type { BuildInputs, Step } from '../src/destination/decide.ts';
+import type { FileRecord, FileStat, Manifest, PreviousOutput } from '../src/destination/state.ts';
 import { planOf } from '../src/site/plan.ts';
 import type { BytesPiece, Plan } from '../src/site/plan.ts';
 

@@ -5,25 +5,8 @@
 
 import { sourcesOf } from '../site/plan.ts';
 import type { Plan } from '../site/plan.ts';
-import type { FileRecord, Manifest } from './state.ts';
-
-/** A file of an output folder as it is now. */
-export interface FileStat {
-  size: number;
-  mtimeMs: number;
-}
-
-/** The output a build replaces, as found on disk. */
-export interface PreviousOutput {
-  /** Its folder, which kept files are linked from. */
-  dir: string;
-  /** Every file in it now (its marker aside), by path. */
-  present: ReadonlyMap<string, FileStat>;
-  /** What the build that wrote it recorded, when that record is of this folder. */
-  manifest?: Manifest;
-  /** Why there is no record, when there is none. */
-  unrecorded?: string;
-}
+import { proves } from './state.ts';
+import type { FileRecord, PreviousOutput } from './state.ts';
 
 /** What a build is made from: compared with the previous build's, they say why a file changed. */
 export interface BuildInputs {
@@ -100,15 +83,6 @@ function provenFiles(previous: PreviousOutput | undefined): Map<string, FileReco
   for (const [file, record] of Object.entries(previous?.manifest?.files ?? {}))
     if (proves(record, previous?.present.get(file))) proven.set(file, record);
   return proven;
-}
-
-/**
- * Whether a file found in the previous output is still the one its record describes: the same size
- * and modification time. Files are never written over in place, so one that kept both holds the
- * bytes written for the record's key.
- */
-export function proves(record: FileRecord, found: FileStat | undefined): boolean {
-  return found?.size === record.size && found.mtimeMs === record.mtimeMs;
 }
 
 /** Why a plan is written: what about the previous output, or about the inputs, makes it new. */

@@ -6,8 +6,6 @@
 import { readFileSync, readdirSync, lstatSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MemberPlace, StoredBytes } from '../site/plan.ts';
-import { proves } from './decide.ts';
-import type { FileStat, PreviousOutput } from './decide.ts';
 import { MARKER, liveFolder, outputBuildId } from './output.ts';
 
 /** What a build recorded of one file it put in its output. */
@@ -32,6 +30,33 @@ export interface Manifest {
   /** Each metadata file's digest key, by path. */
   inputs: Record<string, string>;
   files: Record<string, FileRecord>;
+}
+
+/** A file of an output folder as it is now. */
+export interface FileStat {
+  size: number;
+  mtimeMs: number;
+}
+
+/** The output a build replaces, as found on disk. */
+export interface PreviousOutput {
+  /** Its folder, which kept files are linked from. */
+  dir: string;
+  /** Every file in it now (its marker aside), by path. */
+  present: ReadonlyMap<string, FileStat>;
+  /** What the build that wrote it recorded, when that record is of this folder. */
+  manifest?: Manifest;
+  /** Why there is no record, when there is none. */
+  unrecorded?: string;
+}
+
+/**
+ * Whether a file found in the previous output is still the one its record describes: the same size
+ * and modification time. Files are never written over in place, so one that kept both holds the
+ * bytes written for the record's key.
+ */
+export function proves(record: FileRecord, found: FileStat | undefined): boolean {
+  return found?.size === record.size && found.mtimeMs === record.mtimeMs;
 }
 
 /** The record kept beside an output folder, as the lock is (`.dist.manifest.json` beside `dist`). */

@@ -15,7 +15,7 @@ import { planOf } from '../../site/plan.ts';
 import { readStored } from '../../site/plan-bytes.ts';
 import type { Bytes, Piece, Plan } from '../../site/plan.ts';
 import type { PlanInput } from '../planner.ts';
-import { manyTextName } from '../units.ts';
+import { manyTextName } from '../output.ts';
 import { bandChart, skyMap } from './pictures/index.ts';
 import { STYLESHEET_PATH, homePage, inlinePicture, pageHref, releasePage, stylesheet, surveyPage } from './pages/index.ts';
 import type { DataKind, DataRelease, PagePath, ReleaseCounts, Survey } from './pages/index.ts';

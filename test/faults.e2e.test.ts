@@ -6,7 +6,7 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, cp, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, readFile, readdir, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { generateArchive } from '../bench/synthetic.ts';
@@ -77,9 +77,15 @@ async function treeHash(dir: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** What builds keep beside an output while they run: staging folders, an old output moved aside, the lock. */
+/**
+ * What builds keep beside an output while they run, and stopped ones leave: their folders but the one
+ * the output's path leads to, an old output moved aside, the lock.
+ */
 async function besideOutput(dir: string, name = 'out'): Promise<string[]> {
-  return (await readdir(dir)).filter((n) => n.startsWith(`.${name}-new-`) || n.startsWith(`.${name}-old-`) || n === `.${name}.lock`);
+  const live = await readlink(path.join(dir, name)).catch(() => undefined);
+  return (await readdir(dir)).filter(
+    (n) => (/^\.[\w.-]+-(build|new|old|link)-\d+-/.test(n) && n.startsWith(`.${name}-`) && n !== live) || n === `.${name}.lock`,
+  );
 }
 
 async function writeTree(root: string, files: Map<string, string>): Promise<void> {

@@ -43,6 +43,13 @@ function instant(value: unknown): Finding[] {
   return isInstant(parsed) ? [] : [error('timestamps/instant', `"${value}" ${parsed.problem}`)];
 }
 
+/** A calendar day, YYYY-MM-DD (a release's `released`): the schema's pattern checks the form, this the day. */
+function date(value: unknown): Finding[] {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return [];
+  const parsed = parseInstant(`${value}T00:00:00Z`);
+  return isInstant(parsed) ? [] : [error('timestamps/date', `"${value}" ${parsed.problem}`)];
+}
+
 /** Malformed UCDs are errors; words outside the UCD1+ vocabulary, or out of place, are warnings. */
 function ucd(value: unknown): Finding[] {
   if (typeof value !== 'string') return [];
@@ -333,6 +340,7 @@ function file(value: unknown): Finding[] {
 /** The checks the schemas can name with `"x-check": "<name>"`. */
 export const CHECKS: Record<string, Check> = {
   instant,
+  date,
   ucd,
   unit,
   ra,

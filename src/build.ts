@@ -38,6 +38,7 @@ import { CacheError, digestKey, noCache, openCache, pipelineFingerprint } from '
 import type { Cache } from './pipeline/cache.ts';
 import type { Digest } from './pipeline/digest.ts';
 import { archiveAt, changedLines, comparePublishedIds } from './pipeline/history.ts';
+import type { Revision } from './pipeline/history.ts';
 import { decodeMetadata } from './pipeline/encoding.ts';
 import { parseFile } from './pipeline/parse.ts';
 import type { MetadataFile } from './pipeline/parse.ts';
@@ -66,6 +67,11 @@ export interface CheckOptions {
    * warnings are reported only on lines changed since it.
    */
   base?: string;
+  /**
+   * The change records' folder (changes/ beside the metadata): its records are checked, and with
+   * `base`, the pull request's changes against them. Undefined: records are not looked at.
+   */
+  changesDir?: string;
   /** Where digests are kept between runs; undefined: nowhere (always cold). */
   cacheDir?: string;
   /** Worker threads for the per-file stage; 0 does it in this thread. */
@@ -286,8 +292,9 @@ async function acrossFiles(
   const ruled = passed ? [] : checkRules(assembled.archive, valid);
   if (memo && !passed && ruled.length === 0) memo.cache.saveRulesPassed(memo.key);
   let diagnostics = [...found, ...assembled.diagnostics, ...ruled];
+  let base: Revision | undefined;
   if (options.base) {
-    const base = await archiveAt(options.base, options.metadataDir);
+    base = await archiveAt(options.base, options.metadataDir);
     const changed = changedLines(parsed, base.texts);
     const isNew = (d: Diagnostic) => {
       const lines = changed.get(d.file);
@@ -297,6 +304,21 @@ async function acrossFiles(
     // Every parsed file counts as present, valid or not: a broken file has its own errors and
     // its ids have not gone anywhere.
     diagnostics.push(...comparePublishedIds(base.archive, assemble(parsed, present).archive));
+  }
+  if (options.changesDir !== undefined) {
+    const { checkChanges } = await import('./changes/check.ts');
+    const against = base && options.base ? { base: { rev: options.base, ...base } } : {};
+    const shown = options.displayRoot ? { displayRoot: options.displayRoot } : {};
+    diagnostics.push(
+      ...(await checkChanges({
+        changesDir: options.changesDir,
+        metadataDir: options.metadataDir,
+        files: parsed,
+        present,
+        ...shown,
+        ...against,
+      })),
+    );
   }
   const failed = diagnostics.some((d) => d.severity === 'error');
   return { diagnostics, files: parsed, ...(failed ? {} : { archive: assembled.archive }) };

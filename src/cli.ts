@@ -24,6 +24,8 @@ const VERSION = (JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { version: st
 /** The cache lives with the dependencies, which Netlify keeps between builds. */
 export const DEFAULT_CACHE_DIR = 'node_modules/.cache/archive-schema';
 
+const CHANGES_HELP = 'change records folder (default: changes/ beside the metadata folder)';
+
 const DEFAULT_PORT = 8080;
 const DEFAULT_HOST = '127.0.0.1';
 
@@ -180,6 +182,9 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
     .showHelpAfterError('(run archive-schema --help for usage)');
 
   const resolve = (p: string) => path.resolve(io.cwd, p);
+  /** The change records' folder: as given, or changes/ beside the metadata folder. */
+  const changesDir = (opts: { metadata: string; changes?: string }) =>
+    opts.changes !== undefined ? resolve(opts.changes) : path.join(path.dirname(resolve(opts.metadata)), 'changes');
   // The progress line is the one thing that moves the cursor, with its own escapes.
   const progress = io.progress ? progressLine(given.stderr) : undefined;
   /** Ends the progress line, and says so if the cache had to be cleared on the way. */
@@ -223,15 +228,24 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
       .option('--quiet', 'list errors only (warnings are counted)')
       .option(
         '--base <rev>',
-        'git revision to compare with (e.g. origin/main): published ids must keep their meaning, and warnings are reported only on changed lines',
-      ),
+        'git revision to compare with (e.g. origin/main): published ids must keep their meaning, released data changes only as a recorded correction, the changes are in a new change record, and warnings are reported only on changed lines',
+      )
+      .option('--changes <dir>', CHANGES_HELP),
   ).action(
     async (
-      opts: { metadata: string; format: 'text' | 'github' | 'json'; strict?: boolean; quiet?: boolean; base?: string } & PipelineOptions,
+      opts: {
+        metadata: string;
+        format: 'text' | 'github' | 'json';
+        strict?: boolean;
+        quiet?: boolean;
+        base?: string;
+        changes?: string;
+      } & PipelineOptions,
     ) => {
       const result = await check({
         metadataDir: resolve(opts.metadata),
         displayRoot: io.cwd,
+        changesDir: changesDir(opts),
         ...(opts.base ? { base: opts.base } : {}),
         ...pipeline(opts),
       });
@@ -470,6 +484,145 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
             : `Nothing to stamp: no node changed since ${opts.base}, or all are stamped already.`;
       }
       io.stdout(`${outcome}\n`);
+      setExit(EXIT.ok);
+    });
+
+  program
+    .command('diff')
+    .description(
+      'what changed in the metadata, matched by id: since the branch left the default branch (or --base), or between two folders',
+    )
+    .option('--metadata <dir>', 'metadata folder', 'metadata')
+    .option('--base <rev>', 'revision to compare with (default: the merge base of HEAD and the default branch)')
+    .option('--head <rev>', 'revision to compare (default: the working tree)')
+    .option('--from <dir>', 'a metadata folder to compare with (give --to too), instead of revisions')
+    .option('--to <dir>', 'the metadata folder to compare')
+    .addOption(new Option('--format <format>', 'report format').choices(['text', 'markdown', 'json']).default('text'))
+    .action(
+      async (opts: {
+        metadata: string;
+        base?: string;
+        head?: string;
+        from?: string;
+        to?: string;
+        format: 'text' | 'markdown' | 'json';
+      }) => {
+        const { appendJobSummary, diffMetadata, formatDiff } = await import('./changes/commands.ts');
+        const result = await diffMetadata({
+          metadataDir: resolve(opts.metadata),
+          displayRoot: io.cwd,
+          env: io.env,
+          ...(opts.base !== undefined ? { base: opts.base } : {}),
+          ...(opts.head !== undefined ? { head: opts.head } : {}),
+          ...(opts.from !== undefined ? { from: opts.from } : {}),
+          ...(opts.to !== undefined ? { to: opts.to } : {}),
+        });
+        if (result.problems.length > 0) {
+          reportProblems(result.problems, 'These files cannot be read, so nothing was compared; `check` lists every problem.');
+          return;
+        }
+        io.stdout(formatDiff(result, opts.format));
+        // In GitHub Actions, the run's page shows the Markdown too (on a pull request's checks).
+        const summary = io.env.GITHUB_STEP_SUMMARY;
+        if (summary) appendJobSummary(summary, result);
+        setExit(EXIT.ok);
+      },
+    );
+
+  const changes = program
+    .command('changes')
+    .description('change records kept beside the metadata (docs/changes.md): changes add | changes backfill');
+  changes
+    .command('add')
+    .description('record what changed since the base, with a one-line summary, in a new file in the change records folder')
+    .requiredOption('--summary <text>', 'one line saying what changed and why, for the changelog')
+    .option('--base <rev>', 'revision to compare with (default: the merge base of HEAD and the default branch)')
+    .option('--correction <reason>', 'mark the changes to released data as corrections, for this reason (published with them)')
+    .option('--date <instant>', "the record's date, when no stamped `updated` and no commit gives it (e.g. 2026-03-02T10:15:00Z)")
+    .option('--metadata <dir>', 'metadata folder', 'metadata')
+    .option('--changes <dir>', CHANGES_HELP)
+    .option('--dry-run', 'print the record; write nothing')
+    .action(
+      async (opts: {
+        summary: string;
+        base?: string;
+        correction?: string;
+        date?: string;
+        metadata: string;
+        changes?: string;
+        dryRun?: boolean;
+      }) => {
+        const { changesText, planRecord, writeRecord } = await import('./changes/commands.ts');
+        const result = await planRecord({
+          metadataDir: resolve(opts.metadata),
+          changesDir: changesDir(opts),
+          displayRoot: io.cwd,
+          env: io.env,
+          summary: opts.summary,
+          ...(opts.base !== undefined ? { base: opts.base } : {}),
+          ...(opts.correction !== undefined ? { correction: opts.correction } : {}),
+          ...(opts.date !== undefined ? { date: opts.date } : {}),
+        });
+        if ('problems' in result) {
+          reportProblems(result.problems, result.outcome);
+          return;
+        }
+        if ('nothing' in result) {
+          io.stdout(`${result.nothing}\n`);
+          setExit(EXIT.ok);
+          return;
+        }
+        const { plan } = result;
+        const marked =
+          opts.correction === undefined
+            ? ''
+            : plan.corrections > 0
+              ? ` ${plural(plan.corrections, 'change')} to released data marked as ${plan.corrections === 1 ? 'a correction' : 'corrections'}.`
+              : ' No change touches a released release, so none is marked as a correction.';
+        if (opts.dryRun) {
+          io.stdout(plan.text);
+          io.stdout(
+            `Would write ${plan.file} (${changesText(plan.changes)} since ${plan.base}, dated ${plan.date}).${marked} Nothing was written.\n`,
+          );
+        } else {
+          writeRecord(changesDir(opts), plan);
+          io.stdout(
+            `Wrote ${plan.file}: ${changesText(plan.changes)} since ${plan.base}, dated ${plan.date}.${marked} Commit it with the metadata.\n`,
+          );
+        }
+        setExit(EXIT.ok);
+      },
+    );
+  changes
+    .command('backfill')
+    .description("write a record for each past commit that changed the metadata, dated by the commit, from the repository's history")
+    .requiredOption('--since <rev>', 'the revision to start after (its metadata is the starting point)')
+    .option('--metadata <dir>', 'metadata folder', 'metadata')
+    .option('--changes <dir>', CHANGES_HELP)
+    .option('--dry-run', 'list the records it would write; write nothing')
+    .action(async (opts: { since: string; metadata: string; changes?: string; dryRun?: boolean }) => {
+      const { changesText, planBackfill, writeRecord } = await import('./changes/commands.ts');
+      const result = await planBackfill({
+        metadataDir: resolve(opts.metadata),
+        changesDir: changesDir(opts),
+        displayRoot: io.cwd,
+        since: opts.since,
+      });
+      if ('problems' in result) {
+        reportProblems(result.problems, result.outcome);
+        return;
+      }
+      for (const plan of result.plans) {
+        if (!opts.dryRun) writeRecord(changesDir(opts), plan);
+        io.stdout(
+          `${opts.dryRun ? 'Would write' : 'Wrote'} ${plan.file} for ${plan.commit.commit.slice(0, 7)}: ${changesText(plan.changes)}.\n`,
+        );
+      }
+      for (const { commit, why } of result.skipped) io.stdout(`Skipped ${commit.commit.slice(0, 7)} (${commit.date}), as ${why}.\n`);
+      const verb = opts.dryRun ? 'Would write' : 'Wrote';
+      io.stdout(
+        `${verb} ${plural(result.plans.length, 'record')} for the commits since ${opts.since}; skipped ${result.skipped.length}.${opts.dryRun ? ' Nothing was written.' : ''}\n`,
+      );
       setExit(EXIT.ok);
     });
 

@@ -298,6 +298,14 @@ function releasedOn(before: Snapshot, change: Change): string | undefined {
   return typeof released === 'string' ? released : undefined;
 }
 
+/** A release as curators name it: survey/release, from the base. */
+function releaseName(before: Snapshot, change: Change): string {
+  const state = before.get(keyOf(change));
+  return (
+    before.get(releaseKey(state?.survey ?? change.survey, state?.release ?? change.release ?? ''))?.names.join('/') ?? change.release ?? ''
+  );
+}
+
 export interface ReleasedGuard {
   before: Snapshot;
   after: Snapshot;
@@ -341,7 +349,7 @@ export function releasedGuard(given: ReleasedGuard): Diagnostic[] {
       ...placeOfChange(change, given.before, given.after, field),
       severity: 'error',
       rule: 'changes/released',
-      message: `${itemWords(change)} (${change.path}) is in release ${change.release ?? ''} of survey ${change.path.split('/')[0] ?? ''}, released ${released}, and ${what}: released data cannot change silently. If this corrects a mistake, record it as a correction: ${how}; otherwise undo the change`,
+      message: `${itemWords(change)} (${change.path}) belongs to release ${releaseName(given.before, change)}, released ${released}, and ${what}: released data cannot change silently. If this corrects a mistake, record it as a correction: ${how}; otherwise undo the change`,
     });
   }
   return diagnostics;

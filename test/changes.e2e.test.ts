@@ -106,6 +106,21 @@ describe('diff', () => {
     );
   });
 
+  test('the working tree as it is, whatever git has staged: staged, edited again, untracked, touched', async () => {
+    const dir = await repo();
+    await edit(dir, GROUP, (t) => t.replace('ucd: src.redshift', 'ucd: src.redshift\n        unit: km/s'));
+    git(dir, ['add', '.']);
+    await edit(dir, GROUP, (t) => t.replace('unit: km/s', 'unit: m/s'));
+    await writeFile(
+      path.join(dir, 'metadata/alpha/dr2/catalogues/Extra.yaml'),
+      'id: 22\nname: Extra\ncreated: 2026-01-01T00:00:00Z\nupdated: 2026-01-01T00:00:00Z\ntables: []\n',
+    );
+    await edit(dir, 'metadata/alpha/dr2/imaging/VST.yaml', (t) => t);
+    expect((await cli(['diff'], dir)).stdout).toMatch(
+      /: 1 group added, 1 column changed\.\n\nAlpha DR1: 1 column changed\n  SpecCat \/ SpecObj: unit of Z set to "m\/s"\n\nAlpha DR2: 1 group added\n  Extra: group added\n$/,
+    );
+  });
+
   test('a changed file that cannot be read stops it, located', async () => {
     const dir = await repo();
     await edit(dir, GROUP, (t) => t.replace('    columns:', '    columns: [\n'));

@@ -9,7 +9,18 @@ import { UsageError } from '../errors.ts';
 import { isInstant, parseInstant } from '../vocabularies/instant.ts';
 import { countChanges, diffSnapshots } from './diff.ts';
 import type { Change } from './diff.ts';
-import { addedFiles, commitOf, commitsSince, defaultBase, filesAt, lastCommitDate, namedBase, objectFormat, topOf } from './git.ts';
+import {
+  addedFiles,
+  commitOf,
+  commitsSince,
+  defaultBase,
+  filesAt,
+  indexIds,
+  lastCommitDate,
+  namedBase,
+  objectFormat,
+  topOf,
+} from './git.ts';
 import type { Base, Commit } from './git.ts';
 import { RECORD_SCHEMA, recordName, recordText } from './record.ts';
 import { loadRecords } from './records.ts';
@@ -64,10 +75,13 @@ async function treesOf(options: DiffOptions): Promise<[MetadataTree, MetadataTre
     const head = await namedBase(top, options.head);
     return [from, await revisionTree(top, head.commit, prefix, head.label)];
   }
-  return [
-    from,
-    await folderTree(options.metadataDir, { displayRoot: options.displayRoot, label: 'the working tree', format: await objectFormat(top) }),
-  ];
+  return [from, await workingTree(top, prefix, options)];
+}
+
+/** The metadata folder as it is, its unchanged files known by the ids git's index has for them. */
+async function workingTree(top: string, prefix: string, options: { metadataDir: string; displayRoot: string }): Promise<MetadataTree> {
+  const [format, index] = await Promise.all([objectFormat(top), indexIds(top, prefix)]);
+  return folderTree(options.metadataDir, { displayRoot: options.displayRoot, label: 'the working tree', format, index });
 }
 
 export async function diffMetadata(options: DiffOptions): Promise<DiffResult> {
@@ -173,8 +187,7 @@ export async function planRecord(options: AddOptions): Promise<AddResult> {
   const top = await topOf(options.metadataDir);
   const prefix = below(top, options.metadataDir);
   const base: Base = options.base !== undefined ? await namedBase(top, options.base) : await defaultBase(top, options.env);
-  const format = await objectFormat(top);
-  const working = await folderTree(options.metadataDir, { displayRoot: options.displayRoot, label: 'the working tree', format });
+  const working = await workingTree(top, prefix, options);
   const pair = await comparePair(await revisionTree(top, base.commit, prefix, base.label), working);
   if (pair.problems.length > 0) return { problems: pair.problems, outcome: 'These files cannot be read, so no record was written.' };
   const records = loadRecords(options.changesDir, options.displayRoot);

@@ -205,3 +205,31 @@ export async function addedFiles(top: string, commit: Commit, prefix: string): P
   ]);
   return out.split('\0').filter((name) => name !== '');
 }
+
+/**
+ * The blob ids git's index holds for the files below `prefix` (relative to it), and the files whose
+ * stamp has moved since they were staged (`git diff-files`, from the stat cache, reading nothing).
+ */
+export async function indexIds(top: string, prefix: string): Promise<{ ids: Map<string, string>; touched: Set<string> }> {
+  const spec = prefix === '' ? '.' : prefix;
+  const strip = prefix === '' ? 0 : prefix.length + 1;
+  const [staged, moved] = await Promise.all([
+    git(top, ['ls-files', '--stage', '-z', '--', spec]),
+    git(top, ['diff-files', '--name-only', '-z', '--', spec]),
+  ]);
+  const ids = new Map<string, string>();
+  for (const line of staged.split('\0')) {
+    // "<mode> <object> <stage>\t<path>": stage 0 only (a file in the middle of a merge is read).
+    const m = /^100(?:644|755) (\w+) 0\t(.*)$/s.exec(line);
+    if (m?.[1] && m[2] !== undefined) ids.set(m[2].slice(strip), m[1]);
+  }
+  return {
+    ids,
+    touched: new Set(
+      moved
+        .split('\0')
+        .filter((name) => name !== '')
+        .map((name) => name.slice(strip)),
+    ),
+  };
+}

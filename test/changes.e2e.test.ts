@@ -231,9 +231,11 @@ describe('changes add', () => {
     await editColumns(dir);
     await cli(['changes', 'add', '--summary', 'First'], dir);
     await edit(dir, GROUP, (t) => t.replace('unit: km/s\n      - id: 2002', 'unit: km s-1\n      - id: 2002'));
-    const second = await cli(['changes', 'add', '--summary', 'Second', '--date', '2026-03-03T00:00:00Z'], dir);
-    expect(second.stdout).toContain('Wrote changes/2026-03-03-second.yaml: 1 column changed since');
-    expect(await readFile(path.join(dir, 'changes/2026-03-03-second.yaml'), 'utf8')).toContain(
+    // Dated before the first record, it still comes after it: records are read in the order of their dates.
+    const second = await cli(['changes', 'add', '--summary', 'Second', '--date', '2026-03-01T00:00:00Z'], dir);
+    expect(second.stdout).toContain('Wrote changes/2026-03-02-second.yaml: 1 column changed since');
+    expect(second.stdout).toContain('dated 2026-03-02T10:15:01Z.');
+    expect(await readFile(path.join(dir, 'changes/2026-03-02-second.yaml'), 'utf8')).toContain(
       '    old:\n      unit: km/s\n    new:\n      unit: km s-1\n',
     );
     const checked = await cli(['check', '--base', 'main'], dir);

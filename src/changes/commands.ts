@@ -169,6 +169,16 @@ function stampedDate(changes: readonly Change[], pair: Pick<Pair, 'before' | 'af
   return newest?.text;
 }
 
+/**
+ * A record's date, at least a second after the record it follows: records are read in the order
+ * of their dates, and a change recorded after another (a second record in a branch, a rebased
+ * commit) must come after it, whatever its data's own date says.
+ */
+function after(date: string, previous: string | undefined): string {
+  if (previous === undefined || Date.parse(date) > Date.parse(previous)) return date;
+  return `${new Date(Date.parse(previous) + 1000).toISOString().slice(0, 19)}Z`;
+}
+
 /** The schema's path from the changes folder, for the comment editors read (schemas/ beside the metadata folder). */
 function schemaPath(changesDir: string, metadataDir: string): string {
   const schemas = path.join(path.dirname(path.resolve(metadataDir)), 'schemas', RECORD_SCHEMA);
@@ -212,15 +222,16 @@ export async function planRecord(options: AddOptions): Promise<AddResult> {
           : `Nothing to record: the changes since ${base.label} are in ${fresh.map((r) => r.file).join(', ')} already.`,
     };
   }
-  const date =
+  const found =
     options.date !== undefined
       ? givenDate(options.date)
       : (stampedDate(remaining, pair) ?? (await committedDate(top, base, working, prefix)));
-  if (date === undefined) {
+  if (found === undefined) {
     throw new UsageError(
       `cannot date this record: nothing that changed has a new \`updated\` (run \`archive-schema stamp --base ${base.commit.slice(0, 7)}\` to set it), and the change is not committed; stamp or commit it, or pass --date`,
     );
   }
+  const date = after(found, fresh.at(-1)?.date);
   const marked = reason === undefined ? { changes: remaining, marked: 0 } : markCorrections(remaining, pair.before, reason);
   const name = recordName(date, summary, new Set(records.records.map((r) => r.name)));
   const text = recordText({ date, summary, changes: marked.changes }, schemaPath(options.changesDir, options.metadataDir));
@@ -308,14 +319,15 @@ export async function planBackfill(options: BackfillOptions): Promise<BackfillRe
       continue;
     }
     const summary = commitSummary(commit);
-    const name = recordName(commit.date, summary, taken);
+    const date = after(commit.date, plans.at(-1)?.date);
+    const name = recordName(date, summary, taken);
     taken.add(name);
-    const text = recordText({ date: commit.date, summary, commit: commit.commit, changes: pair.changes }, schema);
+    const text = recordText({ date, summary, commit: commit.commit, changes: pair.changes }, schema);
     const file = path
       .relative(options.displayRoot, path.join(path.resolve(options.changesDir), name))
       .split(path.sep)
       .join('/');
-    plans.push({ name, file, text, changes: pair.changes, date: commit.date, base: from.label, corrections: 0, commit });
+    plans.push({ name, file, text, changes: pair.changes, date, base: from.label, corrections: 0, commit });
   }
   return { plans, skipped };
 }

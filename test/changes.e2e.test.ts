@@ -388,6 +388,18 @@ describe('bad records', () => {
   });
 });
 
+describe('records beside broken metadata', () => {
+  test('an empty release file is its own error, not a crash of the record checks', async () => {
+    const dir = await repo({ adopt: true });
+    await editColumns(dir);
+    await cli(['changes', 'add', '--summary', 'Redshift errors'], dir);
+    await writeFile(path.join(dir, 'metadata/alpha/dr2/release.yaml'), '# nothing here yet\n');
+    const result = await cli(['check'], dir);
+    expect(result).toMatchObject({ code: 1, stderr: '' });
+    expect(result.stdout).toContain('metadata/alpha/dr2/release.yaml:1:1  error  the file is empty');
+  });
+});
+
 describe('a shallow clone', () => {
   test('checks and reads the records it holds with no history; diff says what to fetch', async () => {
     const origin = await repo({ adopt: true });

@@ -70,9 +70,19 @@ function fullArchive(files: readonly MetadataFile[], wanted: ReadonlySet<string>
   return assemble([...kept, ...parsed.files], present).archive;
 }
 
+/**
+ * The files that hold a mapping: a file that parsed to nothing or to a list (an empty release.yaml)
+ * has its own error, and the archive is assembled without it.
+ */
+function mappings(files: readonly MetadataFile[]): MetadataFile[] {
+  return files.filter((f) => typeof f.data === 'object' && f.data !== null && !Array.isArray(f.data));
+}
+
 export async function checkChanges(options: ChangeCheck): Promise<Diagnostic[]> {
   const loaded = loadRecords(options.changesDir, options.displayRoot);
-  const current = assemble(options.files, options.present).archive;
+  if (loaded.records.length === 0 && !options.base) return loaded.diagnostics;
+  const files = mappings(options.files);
+  const current = assemble(files, options.present).archive;
   const diagnostics = [...loaded.diagnostics];
   const states = loaded.records.length > 0 ? snapshotOf(current) : new Map<string, NodeState>();
   if (loaded.records.length > 0) {
@@ -86,14 +96,14 @@ export async function checkChanges(options: ChangeCheck): Promise<Diagnostic[]> 
   // Only the files that changed can hold a change: every other file's items are the same on both
   // sides. The files of what the new records name are compared too, so that a record of a change
   // that is no longer there is noticed.
-  const compared = changedSince(options.files, base.texts);
+  const compared = changedSince(files, base.texts);
   for (const record of fresh)
     for (const entry of record.changes) {
       const file = states.get(keyOf(entry))?.file.relative;
       if (file !== undefined) compared.add(file);
     }
   const before = snapshotOf(base.archive, compared);
-  const after = snapshotOf(fullArchive(options.files, compared, options.present), compared);
+  const after = snapshotOf(fullArchive(files, compared, options.present), compared);
   const changes = diffSnapshots(before, after);
   diagnostics.push(...releasedGuard({ before, after, changes, records: fresh }));
   // An archive keeps change records once it has a changes folder; until then, none is asked for.

@@ -326,6 +326,20 @@ describe('released data', () => {
     ]);
   });
 
+  test('a released release stays released: taking `released` away is refused too', async () => {
+    const dir = await repo({ released: true });
+    await edit(dir, RELEASE, (t) => t.replace('released: 2015-05-01\n', ''));
+    await edit(dir, GROUP, (t) => t.replace('name: NOTE\n', 'name: NOTES\n'));
+    const result = await cli(['check', '--base', 'main'], dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      'metadata/alpha/dr1/release.yaml:1:7  error  release alpha/dr1, released 2015-05-01, and its released "2015-05-01" is removed: released data cannot change silently.',
+    );
+    expect(result.stdout).toContain(
+      'catalogue column 2002 (alpha/dr1/SpecCat/SpecObj/NOTES) belongs to release alpha/dr1, released 2015-05-01, and it is renamed',
+    );
+  });
+
   test('a release released in this pull request may still change; `released` itself is checked', async () => {
     const dir = await repo();
     await edit(dir, RELEASE, (t) => `${t}released: 2026-03-02\n`);

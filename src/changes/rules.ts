@@ -306,6 +306,11 @@ function releaseName(before: Snapshot, change: Change): string {
   );
 }
 
+/** What a refusal is about: a release, or an item and the release it belongs to. */
+function subjectOf(change: Change, release: string): string {
+  return change.kind === 'DataRelease' ? `release ${release}` : `${itemWords(change)} (${change.path}) belongs to release ${release}`;
+}
+
 export interface ReleasedGuard {
   before: Snapshot;
   after: Snapshot;
@@ -349,7 +354,7 @@ export function releasedGuard(given: ReleasedGuard): Diagnostic[] {
       ...placeOfChange(change, given.before, given.after, field),
       severity: 'error',
       rule: 'changes/released',
-      message: `${itemWords(change)} (${change.path}) belongs to release ${releaseName(given.before, change)}, released ${released}, and ${what}: released data cannot change silently. If this corrects a mistake, record it as a correction: ${how}; otherwise undo the change`,
+      message: `${subjectOf(change, releaseName(given.before, change))}, released ${released}, and ${what}: released data cannot change silently. If this corrects a mistake, record it as a correction: ${how}; otherwise undo the change`,
     });
   }
   return diagnostics;

@@ -538,7 +538,7 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
     .requiredOption('--summary <text>', 'one line saying what changed and why, for the changelog')
     .option('--base <rev>', 'revision to compare with (default: the merge base of HEAD and the default branch)')
     .option('--correction <reason>', 'mark the changes to released data as corrections, for this reason (published with them)')
-    .option('--date <instant>', "the record's date, when no stamped `updated` and no commit gives it (e.g. 2026-03-02T10:15:00Z)")
+    .option('--date <instant>', "the record's date, instead of the newest stamped `updated` or the commit's (e.g. 2026-03-02T10:15:00Z)")
     .option('--metadata <dir>', 'metadata folder', 'metadata')
     .option('--changes <dir>', CHANGES_HELP)
     .option('--dry-run', 'print the record; write nothing')

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.ts';
 import { UsageError } from '../errors.ts';
 import { isInstant, parseInstant } from '../vocabularies/instant.ts';
-import { countChanges, diffSnapshots } from './diff.ts';
+import { countChanges, diffSnapshots, keyOf } from './diff.ts';
 import type { Change } from './diff.ts';
 import {
   addedFiles,
@@ -117,7 +117,7 @@ export interface AddOptions {
   env: Record<string, string | undefined>;
   summary: string;
   base?: string;
-  /** The record's date when neither the metadata's `updated` fields nor a commit can give it. */
+  /** The record's date, given instead of the one its data gives (a stamped `updated`, or the commit). */
   date?: string;
   /** Marks the changes to released data as corrections, with this reason. */
   correction?: string;
@@ -158,8 +158,7 @@ function stampedDate(changes: readonly Change[], pair: Pick<Pair, 'before' | 'af
   let newest: { ms: number; text: string } | undefined;
   for (const change of changes) {
     if (change.change === 'removed') continue;
-    const key =
-      change.kind === 'DataRelease' ? `DataRelease:${change.survey}/${change.release ?? ''}` : `${change.kind}:${change.id ?? ''}`;
+    const key = keyOf(change);
     const now = pair.after.get(key)?.updated;
     if (now === undefined || now === pair.before.get(key)?.updated) continue;
     const parsed = parseInstant(now);
@@ -187,9 +186,9 @@ function schemaPath(changesDir: string, metadataDir: string): string {
 
 /**
  * Plans the record of what changed since the base and is in no record new since then: the
- * diff of the base, with those records replayed over it, against the working tree. Dated by the
- * newest `updated` that moved, else (when the change is committed) by its last commit, else by
- * --date: never by the clock.
+ * diff of the base, with those records replayed over it, against the working tree. Dated by
+ * --date, else by the newest `updated` that moved, else (when the change is committed) by its last
+ * commit: never by the clock.
  */
 export async function planRecord(options: AddOptions): Promise<AddResult> {
   const summary = oneLine(options.summary, '--summary');

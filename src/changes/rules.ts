@@ -55,66 +55,66 @@ export interface Present {
 export function recordsAgree(records: readonly ChangeRecord[], present: Present): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const known = new Map<string, Known>();
-  const conflict = (record: ChangeRecord, pointer: readonly PathSegment[], message: string) =>
-    diagnostics.push({ ...at(record, pointer), severity: 'error', rule: 'changes/conflict', message });
   for (const record of records) {
     for (const entry of record.changes) {
       const key = keyOf(entry);
-      const what = itemWords(entry);
       const before = known.get(key);
-      const n = `change ${(entry.at[1] as number) + 1}`;
-      if (before && !before.exists) {
-        conflict(
-          record,
-          entry.at,
-          `${n} ${entry.change === 'added' ? 'adds' : entry.change === 'removed' ? 'removes' : 'changes'} ${what}, which ${entryPlace(before.last.record, before.last.entry)} (${before.last.record.date}) removed; an id is never used again: correct one of the two records`,
-        );
-      } else if (before && entry.change === 'added') {
-        conflict(
-          record,
-          entry.at,
-          `${n} adds ${what}, which ${entryPlace(before.last.record, before.last.entry)} (${before.last.record.date}) already recorded; correct one of the two records`,
-        );
-      } else if (before) {
-        // Each old value is what the records before it left.
-        for (const field of fieldOrder([
-          ...Object.keys(entry.old ?? {}),
-          ...Object.keys(entry.change === 'changed' ? (entry.new ?? {}) : {}),
-        ])) {
-          const was = before.fields.get(field);
-          if (!was) continue;
-          const claimed = entry.old && Object.hasOwn(entry.old, field) ? entry.old[field] : undefined;
-          if (sameValue(claimed, was.value)) continue;
-          conflict(
-            record,
-            entry.old && Object.hasOwn(entry.old, field) ? [...entry.at, 'old', field] : entry.at,
-            `${n} says the ${field} of ${what} was ${show(claimed)}, but ${entryPlace(was.record, was.entry)} (${was.record.date}) left it ${show(was.value)}; two records cannot both be right: correct one of them`,
-          );
-        }
-      }
+      if (before) diagnostics.push(...contradictions(before, record, entry));
       known.set(key, follow(before, record, entry));
     }
   }
-  for (const [key, item] of known) {
-    const { record, entry } = item.last;
-    const n = `change ${(entry.at[1] as number) + 1}`;
-    if (item.exists && !present.has(key) && !present.retired.has(key)) {
-      diagnostics.push({
-        ...at(record, entry.at),
-        severity: 'error',
-        rule: 'changes/unknown-item',
-        message: `${n} names ${itemWords(entry)} (${entry.path}), which the metadata does not have and metadata/retired.yaml does not list; correct the ${entry.kind === 'DataRelease' ? 'survey and release' : 'kind and id'}, or remove the entry`,
-      });
-    } else if (!item.exists && present.has(key)) {
-      diagnostics.push({
-        ...at(record, entry.at),
-        severity: 'error',
-        rule: 'changes/conflict',
-        message: `${n} removes ${itemWords(entry)} (${entry.path}), which the metadata still has; if it stays, remove the entry (or the record)`,
-      });
-    }
-  }
+  for (const [key, item] of known) diagnostics.push(...againstMetadata(key, item, present));
   return diagnostics;
+}
+
+const changeNumber = (entry: RecordedChange): string => `change ${(entry.at[1] as number) + 1}`;
+
+/** Where an entry disagrees with what the records before it say of its item. */
+function contradictions(before: Known, record: ChangeRecord, entry: RecordedChange): Diagnostic[] {
+  const conflict = (pointer: readonly PathSegment[], message: string): Diagnostic => ({
+    ...at(record, pointer),
+    severity: 'error',
+    rule: 'changes/conflict',
+    message: `${changeNumber(entry)} ${message}`,
+  });
+  const what = itemWords(entry);
+  const last = `${entryPlace(before.last.record, before.last.entry)} (${before.last.record.date})`;
+  if (!before.exists) {
+    const verb = entry.change === 'added' ? 'adds' : entry.change === 'removed' ? 'removes' : 'changes';
+    return [conflict(entry.at, `${verb} ${what}, which ${last} removed; an id is never used again: correct one of the two records`)];
+  }
+  if (entry.change === 'added') return [conflict(entry.at, `adds ${what}, which ${last} already recorded; correct one of the two records`)];
+  // Each old value is what the records before it left (a field `new` brings was not there).
+  const old = entry.old ?? {};
+  const found: Diagnostic[] = [];
+  for (const field of fieldOrder([...Object.keys(old), ...Object.keys(entry.change === 'changed' ? (entry.new ?? {}) : {})])) {
+    const was = before.fields.get(field);
+    const claimed = Object.hasOwn(old, field) ? old[field] : undefined;
+    if (!was || sameValue(claimed, was.value)) continue;
+    found.push(
+      conflict(
+        Object.hasOwn(old, field) ? [...entry.at, 'old', field] : entry.at,
+        `says the ${field} of ${what} was ${show(claimed)}, but ${entryPlace(was.record, was.entry)} (${was.record.date}) left it ${show(was.value)}; two records cannot both be right: correct one of them`,
+      ),
+    );
+  }
+  return found;
+}
+
+/** Whether what the records leave of an item is what the metadata has: there, or retired; gone, and not there. */
+function againstMetadata(key: string, item: Known, present: Present): Diagnostic[] {
+  const { record, entry } = item.last;
+  const named = `${itemWords(entry)} (${entry.path})`;
+  if (item.exists && !present.has(key) && !present.retired.has(key)) {
+    const which = entry.kind === 'DataRelease' ? 'survey and release' : 'kind and id';
+    const message = `${changeNumber(entry)} names ${named}, which the metadata does not have and metadata/retired.yaml does not list; correct the ${which}, or remove the entry`;
+    return [{ ...at(record, entry.at), severity: 'error', rule: 'changes/unknown-item', message }];
+  }
+  if (!item.exists && present.has(key)) {
+    const message = `${changeNumber(entry)} removes ${named}, which the metadata still has; if it stays, remove the entry (or the record)`;
+    return [{ ...at(record, entry.at), severity: 'error', rule: 'changes/conflict', message }];
+  }
+  return [];
 }
 
 /** What an item is known to be once a record's entry has happened to it. */

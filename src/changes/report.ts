@@ -222,57 +222,67 @@ function childrenPhrase(
  */
 export function summarise(changes: readonly Change[], titles: Titles): Section[] {
   const into = foldedInto(changes);
+  const folded = countFolded(into);
+  const sections = new Map<string, Gathering>();
+  for (const c of changes) {
+    // What is folded into a whole node is counted in that node's section, and told with it.
+    const top = into.get(c) ?? c;
+    const key = depthOf(top.kind) === 1 ? `${top.survey}` : `${top.survey}/${top.release ?? ''}`;
+    let section = sections.get(key);
+    if (!section) {
+      section = { title: depthOf(top.kind) === 1 ? titles(top.survey) : titles(top.survey, top.release), all: [], lines: new Map() };
+      sections.set(key, section);
+    }
+    section.all.push(c);
+    if (top === c) place(section, c, folded);
+  }
+  return [...sections.values()].map((s) => ({
+    title: s.title,
+    counts: countChanges(s.all),
+    bullets: [...s.lines.values()].map((b) => ({ ...b, phrases: [...b.phrases, ...childPhrases(b.children, folded)] })),
+  }));
+}
+
+/** A section as its changes are gathered: all of them, for its counts, and its lines in the order they come. */
+interface Gathering {
+  title: string;
+  all: Change[];
+  lines: Map<string, Bullet>;
+}
+
+/** How many of each kind each whole node holds: "with 2 tables and 40 columns". */
+function countFolded(into: ReadonlyMap<Change, Change>): Map<Change, Map<string, number>> {
   const folded = new Map<Change, Map<string, number>>();
   for (const [c, top] of into) {
     const counts = folded.get(top) ?? new Map<string, number>();
     counts.set(labelOf(c.kind), (counts.get(labelOf(c.kind)) ?? 0) + 1);
     folded.set(top, counts);
   }
-  const sections = new Map<string, Section & { all: Change[]; lines: Map<string, Bullet> }>();
-  for (const c of changes) {
-    // What is folded into a whole node is counted in that node's section.
-    const top = into.get(c) ?? c;
-    const depth = depthOf(c.kind);
-    const sectionKey = depthOf(top.kind) === 1 ? `${top.survey}` : `${top.survey}/${top.release ?? ''}`;
-    let section = sections.get(sectionKey);
-    if (!section) {
-      section = {
-        title: depthOf(top.kind) === 1 ? titles(top.survey) : titles(top.survey, top.release),
-        counts: new Map(),
-        bullets: [],
-        all: [],
-        lines: new Map(),
-      };
-      sections.set(sectionKey, section);
-    }
-    section.all.push(c);
-    if (top !== c) continue;
-    // A table's own change has a line of its own; its addition or removal is told in its group's line.
-    const ownLine = depth <= 3 || (depth === 4 && c.change === 'changed');
-    const lineDepth = depth <= 2 ? depth : ownLine ? depth : depth - 1;
-    const { head, rest } = splitPath(c.path, depth - 1);
-    const names = [...head, rest].slice(2, lineDepth);
-    const subject = depth === 1 ? 'survey' : depth === 2 ? 'release' : names.join(' / ');
-    let bullet = section.lines.get(subject);
-    if (!bullet) {
-      bullet = { subject, phrases: [], children: new Map() };
-      section.lines.set(subject, bullet);
-      section.bullets.push(bullet);
-    }
-    if (ownLine) {
-      const label = labelOf(c.kind);
-      if (c.change === 'changed') bullet.phrases.push(...fieldPhrases(c));
-      else bullet.phrases.push([{ text: `${label} ${c.change}${withParts(c, folded)}` }]);
-    } else {
-      const key = `${c.change}|${c.kind}`;
-      bullet.children.set(key, [...(bullet.children.get(key) ?? []), c]);
-    }
+  return folded;
+}
+
+/**
+ * Puts a change in its line: a survey's, a release's, a group's or a table's own change in that
+ * node's line; a table's addition or removal, and a column's change, in the line of the node above.
+ */
+function place(section: Gathering, c: Change, folded: ReadonlyMap<Change, Map<string, number>>): void {
+  const depth = depthOf(c.kind);
+  const ownLine = depth <= 3 || (depth === 4 && c.change === 'changed');
+  const { head, rest } = splitPath(c.path, depth - 1);
+  const subject = depth === 1 ? 'survey' : depth === 2 ? 'release' : [...head, rest].slice(2, ownLine ? depth : depth - 1).join(' / ');
+  let bullet = section.lines.get(subject);
+  if (!bullet) {
+    bullet = { subject, phrases: [], children: new Map() };
+    section.lines.set(subject, bullet);
   }
-  return [...sections.values()].map((s) => ({
-    title: s.title,
-    counts: countChanges(s.all),
-    bullets: s.bullets.map((b) => ({ ...b, phrases: [...b.phrases, ...childPhrases(b.children, folded)] })),
-  }));
+  if (!ownLine) {
+    const key = `${c.change}|${c.kind}`;
+    bullet.children.set(key, [...(bullet.children.get(key) ?? []), c]);
+  } else if (c.change === 'changed') {
+    bullet.phrases.push(...fieldPhrases(c));
+  } else {
+    bullet.phrases.push([{ text: `${labelOf(c.kind)} ${c.change}${withParts(c, folded)}` }]);
+  }
 }
 
 function childPhrases(children: ReadonlyMap<string, Change[]>, folded: ReadonlyMap<Change, Map<string, number>>): Phrase[] {

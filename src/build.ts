@@ -18,21 +18,13 @@ import { assertReplaceable, assertSafeOutDir, clearLeftovers, outputPath, realPa
 import { previousMembers, readPreviousOutput, recordedChecksums, saveManifest } from './destination/state.ts';
 import type { PreviousOutput } from './destination/state.ts';
 import type { Diagnostic } from './diagnostics.ts';
-import { FILE_KINDS, classify } from './kinds/registry.ts';
-import { planApi } from './outputs/api/plan.ts';
-import { isDownloadData, planDownload } from './outputs/download/plan.ts';
-import { planOpenapi } from './outputs/openapi/plan.ts';
-import { SUMS_FILE, planDownloadIndex } from './outputs/download/index.ts';
-import { planBrowsable } from './outputs/browsable/plan.ts';
+import { FILE_KINDS, SECTIONS, classify } from './kinds/registry.ts';
 import type { Fragment } from './site/fragment.ts';
 import { StaleBytesError, plansOf } from './site/plan.ts';
 import type { Plan } from './site/plan.ts';
-import type { Planner } from './outputs/planner.ts';
-import { withCopies } from './outputs/precompress.ts';
-import { referenceFiles, withReferenceCopies } from './outputs/reference.ts';
-import { planBrowser } from './outputs/browser/plan.ts';
-import { BROWSER_ZIP, planBrowserZip } from './outputs/download/browser-zip.ts';
-import { assemble } from './pipeline/assemble.ts';
+import { withCopies, withReferenceCopies } from './outputs/precompress.ts';
+import { planOutputs, referenceOutputs } from './outputs/registry.ts';
+import { assemble, rootsOf } from './pipeline/assemble.ts';
 import type { Archive } from './pipeline/assemble.ts';
 import { CacheError, digestKey, noCache, openCache, pipelineFingerprint } from './pipeline/cache.ts';
 import type { Cache } from './pipeline/cache.ts';
@@ -51,9 +43,6 @@ import { UsageError } from './errors.ts';
 import { withLock } from './locks.ts';
 import { renderFragment } from './outputs/fragment.ts';
 import { codeFile } from './project.ts';
-
-/** The outputs a build writes: each a planner from the checked archive to its files, planned in this order. */
-const PLANNERS: readonly Planner[] = [planApi, planBrowser, planBrowsable, planDownload, planOpenapi];
 
 /** Progress of long work, for a terminal: which stage, and how far through it. */
 export type Progress = (stage: 'reading' | 'writing', done: number, total: number) => void;
@@ -148,7 +137,7 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
   const checked = await checkArchive(options, cache);
   if (!checked.archive) return checked;
   const previous = await readPreviousOutput(options.outDir);
-  const { plans, checksums } = await planOutputs(checked.archive, checked.fragments, options, cache, previous);
+  const { plans, checksums } = await planAll(checked.archive, checked.fragments, options, cache, previous);
   const inputs: BuildInputs = { fingerprint: pipelineFingerprint(), baseUrl: options.baseUrl, files: checked.inputs };
   const decision = decide(plans, previous, inputs, inputName);
   if (options.dryRun) return { ...checked, plans, decision };
@@ -163,45 +152,56 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
 }
 
 /**
- * Every file of every output, planned in memory: the planners' files (with their precompressed
- * copies if asked for), the browser's zip (its members deflated on the thread pool while the other
- * outputs are planned), and the download's checksum list and page, made of its files' checksums.
+ * Every file of every output, planned in memory (outputs/registry.ts), with their precompressed
+ * copies if asked for: from the build's own texts, or on the reference path from texts rendered
+ * from whole objects. The download's checksums are those the previous output recorded for the same
+ * keys, or read from the plans.
  */
-async function planOutputs(
+async function planAll(
   archive: Archive,
   fragments: ReadonlyMap<string, Fragment>,
   options: BuildOptions,
   cache: Cache,
   previous: PreviousOutput | undefined,
 ): Promise<{ plans: Plan[]; checksums: Map<string, string> }> {
+  const checksums = new Map<string, string>();
+  const recorded = recordedChecksums(previous);
+  const takeChecksums = (plans: readonly Plan[]) => {
+    for (const [file, sum] of checksumsOf(plans, recorded)) checksums.set(file, sum);
+    return checksums;
+  };
   if (options.reference) {
-    const files = referenceFiles(archive, options.baseUrl);
+    const files = referenceOutputs({ archive, fragments: renderedFragments(archive), baseUrl: options.baseUrl });
     const plans = plansOf(options.precompress ? withReferenceCopies(files) : files);
-    return { plans, checksums: checksumsOf(plans.filter(isDownloadData), new Map()) };
+    takeChecksums(plans.filter((plan) => plan.path.startsWith('download/')));
+    return { plans, checksums };
   }
-  const input = { archive, fragments, baseUrl: options.baseUrl, recall: cache.recall };
-  const plans: Plan[] = [];
-  let zip: Promise<Plan> | undefined;
-  for (const planner of PLANNERS) {
-    const made = planner(input);
-    if (planner === planBrowser) zip = planBrowserZip(made, previousMembers(previous, BROWSER_ZIP));
-    // Each output's files are in folders of its own: none is another's copy (withCopies).
-    plans.push(...(options.precompress ? withCopies(made) : made));
-  }
-  if (zip) plans.push(await zip);
-  const download = plans.filter(isDownloadData);
-  const checksums = checksumsOf(download, recordedChecksums(previous));
-  return { plans: [...plans, ...downloadIndex(download, checksums)], checksums };
+  const input = {
+    archive,
+    fragments,
+    baseUrl: options.baseUrl,
+    recall: cache.recall,
+    kept: (file: string) => previousMembers(previous, file),
+    checksums: takeChecksums,
+  };
+  const plans = await planOutputs(input, options.precompress ? withCopies : undefined);
+  return { plans, checksums };
 }
 
-/** The download's checksum list and page, from its files' checksums (none on the reference path, which has them). */
-function downloadIndex(download: readonly Plan[], sums: ReadonlyMap<string, string>): Plan[] {
-  const needed = download.length > 0 && !download.some((p) => p.path === SUMS_FILE);
-  return needed ? planDownloadIndex(download, sums, sha256Hex) : [];
-}
-
-function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+/** Every group's and facility's texts, rendered here from its whole object (the reference path's). */
+function renderedFragments(archive: Archive): Map<string, Fragment> {
+  const fragments = new Map<string, Fragment>();
+  for (const survey of archive.surveys) {
+    for (const release of survey.releases) {
+      for (const section of SECTIONS) {
+        for (const entry of rootsOf(release, section.kind)) {
+          const place = [survey.data.name, release.data.name];
+          fragments.set(entry.file.relative, renderFragment(section.kind, entry.data, place, entry.file.relative, entry.file.relative));
+        }
+      }
+    }
+  }
+  return fragments;
 }
 
 /** A metadata file as a reason names it: "catalogue group gama/dr4/StellarMasses". */

@@ -10,8 +10,8 @@ import { edit, snapshotTree, testdir } from './helpers.ts';
 
 const deflated = vi.hoisted(() => ({ count: 0 }));
 
-vi.mock('../src/outputs/download/zip.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../src/outputs/download/zip.ts')>();
+vi.mock('../src/outputs/browser-zip/zip.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../src/outputs/browser-zip/zip.ts')>();
   return {
     ...real,
     deflateMemberAsync: (...args: Parameters<typeof real.deflateMemberAsync>) => {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Parser } from 'htmlparser2';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { isBrowserFile } from '../src/site/routes.ts';
-import { zipWhole } from '../src/outputs/download/zip.ts';
+import { zipWhole } from '../src/outputs/browser-zip/zip.ts';
 import { cli, edit, snapshotTree, tempdir, testdir, unpackZip } from './helpers.ts';
 
 const PYTHON = '/usr/bin/python3';

@@ -9,7 +9,9 @@ import type { KindType } from '../kinds/registry.ts';
 import { encodeJson } from './api/encode.ts';
 import { nodeObject } from './api/objects.ts';
 import type { ApiObject } from './api/objects.ts';
-import { renderUnitTexts, unitTextsOf } from './units.ts';
+import { unitTextsOf } from './registry.ts';
+import { manyTextName } from './output.ts';
+import type { UnitPlace, UnitTextDeclaration } from './output.ts';
 import { INDENT } from '../site/plan.ts';
 import { FRAGMENT_INDENT, encodeAlone } from '../site/fragment.ts';
 import type { Encode, Fragment, UnitText } from '../site/fragment.ts';
@@ -84,4 +86,16 @@ function census(api: ApiObject): { counts: Record<string, number>; latest: strin
   };
   visit(api);
   return { counts, latest };
+}
+
+/** Every text a declaration renders for one file, by the name it is kept as. */
+export function renderUnitTexts(
+  declared: UnitTextDeclaration,
+  api: ApiObject,
+  place: UnitPlace,
+  kind: KindType,
+  compact: Uint8Array,
+): [string, Uint8Array | string][] {
+  if ('render' in declared) return [[declared.name, declared.render(api, place, compact)]];
+  return Object.entries(declared.renderMany(api, place, kind)).map(([name, text]) => [manyTextName(declared.name, name), text]);
 }

@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { COMPRESSION, ENCODING_SUFFIX, precompressible } from '../site/routes.ts';
 import type { Encoding } from '../site/routes.ts';
-import { GZIP_HEADER, compressorOptions } from '../site/compression.ts';
+import { GZIP_HEADER, compressWhole, compressorOptions } from '../site/compression.ts';
+import type { OutputFiles } from './output.ts';
 import type { Compression, Plan } from '../site/plan.ts';
 
 /**
@@ -54,4 +55,16 @@ export function copyKey(key: string, compression: Compression): string {
   const library = gzip ? `zlib ${process.versions.zlib} ${Buffer.from(GZIP_HEADER).toString('hex')}` : `brotli ${process.versions.brotli}`;
   const settings = JSON.stringify(compressorOptions(compression, 0));
   return createHash('sha256').update(`${key}\0${compression.encoding}\0${settings}\0${library}`).digest('hex');
+}
+
+/** The files with each precompressible one's copies after it, each compressed at once from the whole file (the reference path's). */
+export function withReferenceCopies(files: OutputFiles): OutputFiles {
+  const out: OutputFiles = new Map();
+  for (const [file, content] of files) {
+    out.set(file, content);
+    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+    if (!precompressible(file, bytes.length)) continue;
+    for (const compression of COPIES) out.set(copyPath(file, compression), compressWhole(bytes, compression));
+  }
+  return out;
 }

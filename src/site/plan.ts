@@ -78,7 +78,7 @@ export interface Plan {
    * it is made.
    */
   compression?: Compression;
-  /** On a zip: its members' places, by member key (outputs/download/browser-zip.ts). */
+  /** On a zip: its members' places, by member key (outputs/browser-zip/plan.ts). */
   members?: Record<string, MemberPlace>;
 }
 
@@ -113,6 +113,21 @@ export function plansOf(files: ReadonlyMap<string, string | Uint8Array>): Plan[]
         : [{ bytes: content, key: createHash('sha256').update(content).digest('hex'), shift: 0, breaks: 0 }],
     ),
   );
+}
+
+/**
+ * A file's bytes as one text, when all its pieces are in memory and unshifted (the reference
+ * versions' and a document's plans): NUL marks filled.
+ */
+export function wholeText(path: string, pieces: readonly Piece[]): string {
+  return pieces
+    .map((piece) => {
+      if (typeof piece === 'string') return piece;
+      if (!(piece.bytes instanceof Uint8Array) || piece.shift !== 0) throw new Error(`${path}: a piece not made in memory`);
+      const text = Buffer.from(piece.bytes).toString('utf8');
+      return piece.fill === undefined ? text : text.replaceAll('\0', piece.fill);
+    })
+    .join('');
 }
 
 /** The metadata files a plan's pieces were rendered from, each once, in the order they come. */

@@ -8,7 +8,7 @@ import { compactPiece } from '../../site/fragment.ts';
 import type { Fragment } from '../../site/fragment.ts';
 import { planOf, plansOf } from '../../site/plan.ts';
 import type { Plan } from '../../site/plan.ts';
-import type { PlanInput } from '../planner.ts';
+import type { PlanInput } from '../output.ts';
 import { Placeholders } from '../splice.ts';
 
 export function planApi(input: PlanInput): Plan[] {

@@ -5,7 +5,7 @@ import { responses } from '../api/responses.ts';
 import { pagePiece } from '../../site/fragment.ts';
 import { planOf } from '../../site/plan.ts';
 import type { Plan } from '../../site/plan.ts';
-import type { PlanInput } from '../planner.ts';
+import type { PlanInput } from '../output.ts';
 import { Placeholders } from '../splice.ts';
 import { browsableFrame, linkedJson, pageJson } from './page.ts';
 

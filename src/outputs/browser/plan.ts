@@ -14,7 +14,7 @@ import type { Fragment } from '../../site/fragment.ts';
 import { planOf } from '../../site/plan.ts';
 import { readStored } from '../../site/plan-bytes.ts';
 import type { Bytes, Piece, Plan } from '../../site/plan.ts';
-import type { PlanInput } from '../planner.ts';
+import type { PlanInput } from '../output.ts';
 import { manyTextName } from '../output.ts';
 import { bandChart, skyMap } from './pictures/index.ts';
 import { STYLESHEET_PATH, homePage, inlinePicture, pageHref, releasePage, stylesheet, surveyPage } from './pages/index.ts';
@@ -30,7 +30,8 @@ import { siteScriptText } from './client/script.ts';
 import { ADDRESS_PATH, ICON_PATH, ICON_SVG, SCRIPT_PATH, addressPage } from './pages/index.ts';
 import type { FacilitySky } from './texts.ts';
 
-const BROWSER = 'browser';
+/** The name of the browser's per-file texts, and of the output. */
+export const BROWSER = 'browser';
 
 /** The file a page is written to: its path's names as they are (links percent-encode them; hosts and file:// decode). */
 export function pageFile(path: PagePath): string {

@@ -14,7 +14,7 @@ import { compactPiece, textPiece } from '../../site/fragment.ts';
 import type { Fragment } from '../../site/fragment.ts';
 import { instant } from '../api/objects.ts';
 import type { Piece } from '../../site/plan.ts';
-import type { PlanInput } from '../planner.ts';
+import type { PlanInput } from '../output.ts';
 import { gzipMember } from '../../site/compression.ts';
 
 /** The version of archive.json's envelope; the survey objects are the API's own. */

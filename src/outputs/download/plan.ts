@@ -6,7 +6,7 @@ import { DOWNLOAD_DIR, VO_DIR } from '../../site/routes.ts';
 import { textPiece } from '../../site/fragment.ts';
 import { planOf } from '../../site/plan.ts';
 import type { Plan } from '../../site/plan.ts';
-import type { PlanInput } from '../planner.ts';
+import type { PlanInput } from '../output.ts';
 import { archiveGzipPieces, archiveJsonPieces, archiveParts } from './archive.ts';
 import { voDocuments } from './vo.ts';
 import type { RowsOf } from './vo.ts';

@@ -13,19 +13,12 @@ import { createHash } from 'node:crypto';
 import { DOWNLOAD_DIR, isBrowserFile } from '../../site/routes.ts';
 import { OpenFiles, PlanReader, wholeBytes } from '../../site/plan-bytes.ts';
 import { StaleBytesError, planOf, sourcesOf } from '../../site/plan.ts';
-import type { Bytes, MemberPlace, Piece, Plan } from '../../site/plan.ts';
+import type { MemberPlace, Piece, Plan } from '../../site/plan.ts';
+import type { KeptMember } from '../output.ts';
 import { ZIP_LEVEL, byName, deflateMemberAsync, localHeader, memberSpan, zipTail } from './zip.ts';
 import type { ZipMember } from './zip.ts';
 
 export const BROWSER_ZIP = `${DOWNLOAD_DIR}/browser.zip`;
-
-/** A member deflated before: its CRC-32, its sizes, and where its deflated bytes are. */
-export interface KeptMember {
-  crc: number;
-  size: number;
-  compressedSize: number;
-  bytes: Bytes;
-}
 
 /** Members deflated at once on the thread pool. */
 const IN_FLIGHT = 4;

@@ -1,7 +1,7 @@
-// `archive-schema nginx` as an operator meets it: refusals with exit 2, a server block that a real
-// nginx accepts inside its own http { }, and compressed answers from a site built with
-// --precompress, from the copies or on the fly. The contract itself on nginx is in
-// contract.e2e.test.ts, run there on every host.
+// `archive-schema nginx` as an operator meets it: refusals with exit 2 (of every value nginx would
+// read as more than a value, or reject), a server block that a real nginx accepts inside its own
+// http { }, and compressed answers from a site built with --precompress, from the copies or on the
+// fly. The contract itself on nginx is in contract.e2e.test.ts, run there on every host.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,22 +16,69 @@ import type { HttpResult } from './helpers.ts';
 const BASE = 'https://schema.test';
 
 describe('refusals', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await testdir();
+    // Besides dist, built sites in folders whose names nginx would read as more than a path.
+    for (const out of ['dist', '$http_x_root', 'a$b/dist', 'line\nbreak']) {
+      const built = await cli(['build', '--base-url', BASE, '--out', out], dir);
+      expect(built.code, built.stderr).toBe(0);
+    }
+  });
+
   test.each([
     ['a folder that holds no build', ['nginx', '--root', 'metadata'], /metadata holds no build; run `npm run build` first/],
-    ['a listen address that is not one', ['nginx', '--root', 'dist', '--listen', 'localhost'], /--listen localhost: give HOST:PORT/],
+    ['a listen address that is not one', ['nginx', '--root', 'dist', '--listen', 'localhost'], /--listen localhost: it is not HOST:PORT/],
     [
       'a server name nginx would read as more than names',
       ['nginx', '--root', 'dist', '--server-name', 'a; include /etc/passwd'],
-      /--server-name .*give host names/,
+      /--server-name a; include \/etc\/passwd: a; is not a host name .*; give host names/,
     ],
     ['a modules folder without the JavaScript module', ['nginx', '--root', 'dist', '--modules', 'metadata'], /libnginx-mod-http-js/],
+    // Each of these once printed a configuration that `nginx -t` rejects, or one that did what no one meant.
+    [
+      'a port above 65535',
+      ['nginx', '--listen', '127.0.0.1:99999'],
+      /^archive-schema: --listen 127\.0\.0\.1:99999: the port 99999 is not a whole number from 1 to 65535; give HOST:PORT/,
+    ],
+    ['port 0 with no host', ['nginx', '--listen', ':0'], /--listen :0: the port 0 is not a whole number from 1 to 65535/],
+    ['port 0 alone', ['nginx', '--listen', '0'], /--listen 0: the port 0 is not/],
+    ['port 0 on an address', ['nginx', '--listen', '127.0.0.1:0'], /--listen 127\.0\.0\.1:0: the port 0 is not/],
+    [
+      'an IPv4 address out of range',
+      ['nginx', '--listen', '999.1.1.1:80'],
+      /--listen 999\.1\.1\.1:80: 999\.1\.1\.1 is neither an IP address nor a host name/,
+    ],
+    ['an IPv6 address that is not one', ['nginx', '--listen', '[zz]:80'], /--listen \[zz\]:80: \[zz\] is not an IPv6 address/],
+    [
+      'a 5,000-character server name',
+      ['nginx', '--server-name', 'a'.repeat(5000)],
+      /^archive-schema: --server-name a{40}… \(5000 characters\): it is not a host name \(at most 253 characters/,
+    ],
+    ['a server name with a label over 63 characters', ['nginx', '--server-name', `${'a'.repeat(64)}.org`], /it is not a host name/],
+    ['a server name with a line break', ['nginx', '--server-name', 'a\nb'], /--server-name a\\u000Ab: it is not a host name/],
+    [
+      'a root named $http_x_root, which a request header would fill in',
+      ['nginx', '--root', '$http_x_root'],
+      /--root \$http_x_root \(.*\/\$http_x_root\): the path holds "\$", which nginx reads in a path as the start of a variable/,
+    ],
+    ['a root with $ elsewhere in its path', ['nginx', '--root', 'a$b/dist'], /--root a\$b\/dist \(.*\): the path holds "\$"/],
+    [
+      'a root with a line break',
+      ['nginx', '--root', 'line\nbreak'],
+      /--root line\\u000Abreak \(.*\): the path holds a control character \(U\+000A\)/,
+    ],
+    [
+      'a modules folder with a line break',
+      ['nginx', '--modules', '/usr/lib/nginx\nmodules'],
+      /--modules \/usr\/lib\/nginx\\u000Amodules: the path holds a control character/,
+    ],
   ])('%s: exit 2 and what to do', async (_name, argv, message) => {
-    const dir = await testdir();
-    expect((await cli(['build', '--base-url', BASE], dir)).code).toBe(0);
     const r = await cli(argv, dir);
-    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
+    expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 });
 

@@ -10,6 +10,7 @@
 
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { isIPv4, isIPv6 } from 'node:net';
 import path from 'node:path';
 import {
   API_PREFIX,
@@ -484,18 +485,113 @@ ${indent(site.trimEnd().split('\n'), 1).join('\n')}
 `;
 }
 
+// ---- What the configuration is given --------------------------------------------------------------
+
+/** A value as a message shows it: on one line, a long one cut short, with its length. */
+function shown(value: string, longest = 60): string {
+  const cut = value.length > longest ? `${value.slice(0, longest - 20)}… (${value.length} characters)` : value;
+  return cut.replace(/[\n\t]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+}
+
+/**
+ * nginx reads one value of a directive into a buffer of 4,096 bytes ("too long parameter"): a path
+ * given to it stays well within that, quotes and escapes included.
+ */
+const LONGEST_VALUE = 4000;
+
+/**
+ * Why a path cannot be written into the configuration, or undefined when it can. Quoted, any
+ * character but these reads back as itself: a control character (no folder an operator means has
+ * one), and `$`, which starts a variable in the paths nginx fills in per request (root, alias and
+ * disable_symlinks' from=) and has no escape there: a folder named `$http_x_root` would let a
+ * request header choose the root.
+ */
+function pathProblem(value: string, interpolated: boolean): string | undefined {
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  const control = /[\x00-\x1F\x7F-\x9F]/.exec(value)?.[0];
+  if (control !== undefined) {
+    const code = control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    return `holds a control character (U+${code}), which nginx's configuration cannot hold`;
+  }
+  if (interpolated && value.includes('$'))
+    return 'holds "$", which nginx reads in a path as the start of a variable, with no way to escape it';
+  if (Buffer.byteLength(quote(value)) > LONGEST_VALUE) return `is longer than the ${LONGEST_VALUE} bytes nginx reads as one value`;
+  return undefined;
+}
+
+/** A DNS host name: labels of letters, digits and inner hyphens, at most 63 characters each and 253 in all. */
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/**
+ * What is wrong with `--listen`, or undefined: it is a port alone, or an IPv4 address, `*`, a host
+ * name or a bracketed IPv6 address, then `:` and a port from 1 to 65535 (nginx refuses 0). A name
+ * made of digits and dots that is not an IPv4 address (999.1.1.1) would be looked up as a host name
+ * and never found.
+ */
+function listenProblem(listen: string): string | undefined {
+  const m = /^(?:(\[[^\]]*\]|[^:[\]]*):)?([^:]*)$/.exec(listen);
+  if (!m) return 'it is not HOST:PORT, [IPv6]:PORT or a port';
+  const [, host, port = ''] = m;
+  if (host === undefined && !/^\d+$/.test(port)) return 'it is not HOST:PORT, [IPv6]:PORT or a port';
+  if (port === '') return 'it has no port';
+  if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535)
+    return `the port ${shown(port)} is not a whole number from 1 to 65535`;
+  if (host === undefined || host === '*' || isIPv4(host)) return undefined;
+  if (host.startsWith('[')) return isIPv6(host.slice(1, -1)) ? undefined : `${shown(host)} is not an IPv6 address`;
+  if (host === '') return 'it has no host before the colon';
+  if (/^[\d.]+$/.test(host) || !HOST_NAME.test(host)) return `${shown(host)} is neither an IP address nor a host name`;
+  return undefined;
+}
+
+/**
+ * Whether nginx's server_name takes a name as one: a host name, or one with the wildcard nginx
+ * allows (`*.example.org`, `example.*`, or `.example.org` for the name and every name below it).
+ */
+function isServerName(name: string): boolean {
+  const bare = name.startsWith('*.')
+    ? name.slice(2)
+    : name.startsWith('.')
+      ? name.slice(1)
+      : name.endsWith('.*')
+        ? name.slice(0, -2)
+        : name;
+  return HOST_NAME.test(bare);
+}
+
+/** What is wrong with `--server-name`, or undefined: it is host names separated by single spaces. */
+function serverNameProblem(names: string): string | undefined {
+  const bad = names.split(' ').find((name) => !isServerName(name));
+  if (bad === undefined) return undefined;
+  if (bad === '') return 'it has an empty name (two spaces in a row?)';
+  return `${bad === names ? 'it' : shown(bad)} is not a host name (at most 253 characters, in labels of at most 63 letters, digits and hyphens)`;
+}
+
 /** `archive-schema nginx`: the configuration for a built site, refused for a folder that holds no build. */
 export async function nginxConfig(options: NginxOptions & { shownRoot: string }): Promise<string> {
+  const modulesDir = options.modulesDir ?? NGINX_MODULES_DIR;
+  // The root's own path, when it is not what was given (a relative --root under a folder with a $).
+  const rootPath = options.root === options.shownRoot ? '' : ` (${shown(options.root, 200)})`;
+  const problems: [string | undefined, string][] = [
+    [listenProblem(options.listen), `--listen ${shown(options.listen)}: %s; give HOST:PORT, [IPv6]:PORT or a port, e.g. 127.0.0.1:8080`],
+    [
+      options.serverName === undefined ? undefined : serverNameProblem(options.serverName),
+      `--server-name ${shown(options.serverName ?? '')}: %s; give host names separated by spaces, e.g. "schema.example.org"`,
+    ],
+    [
+      pathProblem(options.root, true),
+      `--root ${shown(options.shownRoot, 200)}${rootPath}: the path %s; move the built site to a folder whose path has none`,
+    ],
+    [pathProblem(modulesDir, false), `--modules ${shown(modulesDir, 200)}: the path %s; give the folder nginx's modules are in`],
+    [
+      pathProblem(options.script, false),
+      `nginx's script ${shown(options.script, 200)}: the path %s; install archive-schema in another folder`,
+    ],
+  ];
+  for (const [problem, message] of problems) if (problem) throw new UsageError(message.replace('%s', problem));
   try {
     await stat(path.join(options.root, MARKER));
   } catch {
     throw new UsageError(`${options.shownRoot} holds no build; run \`npm run build\` first (or pass the built folder with --root)`);
-  }
-  if (options.serverName !== undefined && !/^[A-Za-z0-9*.-]+( [A-Za-z0-9*.-]+)*$/.test(options.serverName)) {
-    throw new UsageError(`--server-name ${options.serverName}: give host names separated by spaces, e.g. "schema.example.org"`);
-  }
-  if (!/^(\[[0-9a-fA-F:.]+\]:|[A-Za-z0-9.-]+:)?\d{1,5}$/.test(options.listen)) {
-    throw new UsageError(`--listen ${options.listen}: give HOST:PORT, [IPv6]:PORT or a port, e.g. 127.0.0.1:8080`);
   }
   for (const [what, file] of [
     ['the script', options.script],

@@ -544,6 +544,38 @@ describe('hostile headers change nothing about what is served', () => {
   });
 });
 
+// ---- requests that are complete but unreadable -------------------------------------------------------
+
+/** Every answer in what came back: a second status line would be a second answer to one request. */
+const statusLines = (body: string, r: RawResult) => [r.status, ...[...body.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]))];
+
+describe('a request that cannot be read is answered once, 400, and the connection closed', () => {
+  // A body in chunks that are not chunks: the method was answered (405) and then a 400 followed it
+  // on the same connection; a GET got the 400 alone. The body is looked at before any answer, as
+  // nginx does, and its request is a bad one whatever the method.
+  test.each(
+    ['GET', 'HEAD', 'POST', 'OPTIONS', 'DELETE', 'PROPFIND'].flatMap((method) =>
+      ['/index.html', '/api/schema/?data_type=catalogues', '/api/schema/{survey}/', '/nowhere'].map((target) => ({ method, target })),
+    ),
+  )('a body in chunks that are not chunks: $method $target', async ({ method, target }) => {
+    const r = await raw(
+      `${method} ${fill(target)} HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`,
+    );
+    expect(statusLines(r.body, r)).toEqual([400]);
+    expect(r.headers['content-length']).toBe('12');
+    expect(r.body).toBe(method === 'HEAD' ? '' : 'Bad Request\n');
+    await expectAlive();
+  });
+
+  test('a body in good chunks is read past, and the method answered as without one', async () => {
+    const r = await raw(
+      `POST /index.html HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n0\r\n\r\n`,
+    );
+    expect(statusLines(r.body, r)).toEqual([405]);
+    expect(r.headers.allow).toBe('GET, HEAD');
+  });
+});
+
 // ---- the server's own output -------------------------------------------------------------------
 
 describe('after all of the above', () => {

@@ -167,6 +167,9 @@ function actionMap(view: View): string[] {
   return block(`map "$${NAME}_method_class $${NAME}_format $${NAME}_data_type" $${NAME}_${view}`, [`default '';`, ...entries]);
 }
 
+/** The codes a location returns for a page answered with these statuses, which error_page turns back. */
+const PAGE_CODES: Readonly<Record<number, number>> = { 200: 418, 400: 419 };
+
 /** What a view's location does with its action. */
 function viewLocation(view: View, pattern: string): string[] {
   const action = `$${NAME}_${view}`;
@@ -175,9 +178,14 @@ function viewLocation(view: View, pattern: string): string[] {
     'default_type application/json;',
     'charset off;',
     ...addHeaders(apiHeaders(''), true),
-    // A page answer: its status, then its file through error_page, which keeps the status.
-    `error_page 400 404 405 ${INTERNAL}/page/${view}-$${NAME}_answer.format-api.html;`,
-    `error_page 418 =200 ${INTERNAL}/page/${view}-$${NAME}_answer.format-api.html;`,
+    // A page answer: its status, then its file through error_page, which keeps the status. A 200
+    // and a 400 page are asked for with codes of their own, since a 400 nginx makes itself (a
+    // request body it cannot read) is a bad request, not a page.
+    `error_page 404 405 ${INTERNAL}/page/${view}-$${NAME}_answer.format-api.html;`,
+    ...Object.entries(PAGE_CODES).map(
+      ([status, code]) => `error_page ${code} =${status} ${INTERNAL}/page/${view}-$${NAME}_answer.format-api.html;`,
+    ),
+    `error_page 400 = ${INTERNAL}/bad-request;`,
   ];
   for (const method of METHOD_CLASSES)
     for (const format of FORMAT_CLASSES)
@@ -190,7 +198,7 @@ function viewLocation(view: View, pattern: string): string[] {
         const body =
           a.kind === 'json'
             ? [`return ${a.status} ${quote(jsonBody(view, a.answer))};`]
-            : [`set $${NAME}_answer ${a.answer};`, `return ${a.status === 200 ? 418 : a.status};`];
+            : [`set $${NAME}_answer ${a.answer};`, `return ${PAGE_CODES[a.status] ?? a.status};`];
         lines.push(...block(`if (${action} = ${quote(value)})`, body));
       }
   // A rewrite's own pattern resets the captures, so the file is kept in a variable first.
@@ -206,8 +214,7 @@ function documentLocation(at: string, document: Document): string[] {
     ...addHeaders(documentHeaders(document), false),
     ...block('if ($request_method !~ ^(GET|HEAD)$)', ['return 405;']),
     'charset off;',
-    `error_page 405 ${INTERNAL}/static-405;`,
-    `error_page 404 ${INTERNAL}/static-404;`,
+    ...STATIC_ERRORS,
     `rewrite ^ ${quote(`/${document.file}`)} break;`,
   ]);
 }
@@ -229,13 +236,24 @@ function staticLocation(at: string, headers: Readonly<Record<string, string>>): 
     ...block('if ($request_method !~ ^(GET|HEAD)$)', ['return 405;']),
     ...block('if ($uri ~ "/\\.")', ['return 404;']),
     // A location's error_page replaces every one it would inherit, and its add_header every add_header.
-    `error_page 405 ${INTERNAL}/static-405;`,
-    `error_page 404 ${INTERNAL}/static-404;`,
+    ...STATIC_ERRORS,
     `add_header Vary $${NAME}_vary;`,
     ...Object.entries(headers).map(([name, value]) => `add_header ${name} ${quote(value)};`),
     'try_files $uri $uri/index.html =404;',
   ]);
 }
+
+/**
+ * The error pages of a location of static files: a method it does not serve, a file not there or
+ * refused (403: a symbolic link, which disable_symlinks forbids), and a request nginx could not read
+ * to its end (400: a body sent in chunks that are not chunks), each as `serve` answers it.
+ */
+const STATIC_ERRORS: readonly string[] = [
+  `error_page 405 ${INTERNAL}/static-405;`,
+  `error_page 404 ${INTERNAL}/static-404;`,
+  `error_page 403 =404 ${INTERNAL}/static-404;`,
+  `error_page 400 = ${INTERNAL}/bad-request;`,
+];
 
 const STATIC_405_BODY = STATIC_METHOD_NOT_ALLOWED.body ?? '';
 const STATIC_404_BODY = 'Not Found\n';
@@ -331,6 +349,14 @@ export function renderNginxSite(options: NginxOptions): string {
       `listen ${options.listen};`,
       ...(options.serverName ? [`server_name ${options.serverName};`] : []),
       `root ${quote(root)};`,
+      // No file is served through a symbolic link below the root (a link to /etc put in the site
+      // would serve /etc/passwd), as `serve` refuses them; the root's own path may hold links (a
+      // \`dist\` that is a link to the build). The root is written out, not $document_root: with a
+      // variable there, Debian's brotli_static finds no precompressed copy.
+      `disable_symlinks on ${quote(`from=${root}`)};`,
+      // A request body nginx cannot read is found only when a location answers; the error page it
+      // then needs may be a second one.
+      'recursive_error_pages on;',
       'server_tokens off;',
       // Paths are answered as written: `//api/schema/` is not the list, as on the other hosts.
       'merge_slashes off;',
@@ -345,7 +371,8 @@ export function renderNginxSite(options: NginxOptions): string {
       ...compression(brotli),
       `error_page 404 ${INTERNAL}/static-404;`,
       // nginx refuses a path with a malformed percent escape (400) before any location sees it; the
-      // other hosts find no such file (404), the API's body under the API.
+      // other hosts find no such file (404), the API's body under the API. A request body it cannot
+      // read (chunks that are not chunks) is a 400 too, plain, as `serve` answers it.
       `error_page 400 = ${INTERNAL}/bad-request;`,
       '',
       '# The API: the list and a survey, by their classes of request.',
@@ -379,6 +406,8 @@ export function renderNginxSite(options: NginxOptions): string {
         ...addHeaders(api, true),
         `sub_filter ${quote(REQUEST)} $${NAME}_request;`,
         `error_page 404 ${INTERNAL}/not-found;`,
+        `error_page 403 =404 ${INTERNAL}/not-found;`,
+        `error_page 400 = ${INTERNAL}/bad-request;`,
       ]),
       ...block(`location ^~ ${INTERNAL}/page/`, [
         'internal;',

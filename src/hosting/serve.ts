@@ -78,12 +78,29 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const route = rememberedRoutes(redirects);
   const rules = await headerRules(config);
   const files = staticFiles(dir);
+  // The answers begun on each connection and not yet finished: an error found after one has begun
+  // (a body that turns out not to be chunks) can only close the connection, never add an answer.
+  const pending = new WeakMap<Duplex, Set<ServerResponse>>();
   const server = createServer((req, res) => {
-    respond(req, res, route, files, rules).catch((error: unknown) => {
-      // A bug in this server, not in the request: say so plainly and keep serving.
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end(`internal error in archive-schema serve: ${(error as Error).message}\n`);
-    });
+    const socket = req.socket;
+    const answers = pending.get(socket) ?? new Set<ServerResponse>();
+    pending.set(socket, answers.add(res));
+    res.once('close', () => answers.delete(res));
+    const answer = () => {
+      respond(req, res, route, files, rules).catch((error: unknown) => {
+        // A bug in this server, not in the request: say so plainly and keep serving.
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end(`internal error in archive-schema serve: ${(error as Error).message}\n`);
+      });
+    };
+    // A body is never read, but what of it came with the request is parsed before the request is
+    // answered, as nginx does: one that is not what its framing says (chunks that are not chunks)
+    // makes the request a bad one, answered 400 by clientError below and by nothing else.
+    if (req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] ?? '0') === '0') answer();
+    else
+      setImmediate(() => {
+        if (!socket.writableEnded && !socket.destroyed) answer();
+      });
   });
   // Node's parser never hands these to the request handler: CONNECT goes to its own event, and a
   // method it does not know is a client error. Both get the answer any other method gets.
@@ -91,20 +108,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     answerRaw(socket, req.method ?? 'CONNECT', req.url ?? '/');
   });
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+    const answers = [...(pending.get(socket) ?? [])];
+    if (!socket.writable || answers.some((res) => res.headersSent)) {
+      socket.destroy();
+      return;
+    }
     const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) HTTP\/1\.[01]\r?\n/.exec(error.rawPacket?.toString('latin1') ?? '');
     if (error.code === 'HPE_INVALID_METHOD' && line) {
       answerRaw(socket, line[1] ?? '', line[2] ?? '/');
       return;
     }
-    // What Node answers by itself when no one listens.
-    const [status, text] =
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'Request Header Fields Too Large']
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? [408, 'Request Timeout']
-          : [400, 'Bad Request'];
-    if (socket.writable) socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n\r\n`);
-    else socket.destroy();
+    if (error.code === 'HPE_HEADER_OVERFLOW') socket.end('HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n');
+    else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    else socket.end(badRequest(answers.some((res) => res.req.method === 'HEAD')));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
@@ -849,6 +865,15 @@ function compressor(encoding: Encoding, size: number | null): Transform {
       ...(size === null ? {} : { [zlib.BROTLI_PARAM_SIZE_HINT]: size }),
     },
   });
+}
+
+/**
+ * A request that cannot be read, written straight to the connection, which then closes: as nginx
+ * answers one, and without a body to HEAD.
+ */
+function badRequest(head: boolean): string {
+  const body = 'Bad Request\n';
+  return `HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${head ? '' : body}`;
 }
 
 /** The answer to a method the site never serves, written straight to the connection, which then closes. */

@@ -446,7 +446,7 @@ function staticFiles(dir: string): StaticFiles {
     let status = 200;
     let [start, end] = [0, stats.size - 1];
     const range = headers.range;
-    if (range && stats.size > 0) {
+    if (range && stats.size > 0 && rangeStillValid(headers['if-range'], known.etag)) {
       const first = firstRange(range, stats.size);
       if (first) {
         status = 206;
@@ -474,6 +474,20 @@ function staticFiles(dir: string): StaticFiles {
     head[FILE_HEADER] = id;
     return new Response(web, { status, headers: head });
   };
+}
+
+/**
+ * Whether a Range header is to be answered, as If-Range decides it (RFC 9110, 13.1.5): always
+ * without one; with an entity tag, only when it is the file's own strong ETag (a weak tag never
+ * matches, and the tag of a compressed answer names other bytes); with a date, never, as no file
+ * answer says when it was last modified. Otherwise the whole file is sent with 200, so a client
+ * resuming the download of a file that has changed since gets the new file whole, never the start
+ * of one version and the end of another.
+ */
+function rangeStillValid(ifRange: string | string[] | undefined, etag: string): boolean {
+  if (ifRange === undefined) return true;
+  // Sent twice, it names no one validator.
+  return typeof ifRange === 'string' && etag.startsWith('"') && ifRange.trim() === etag;
 }
 
 /** The first satisfiable range of a Range header, as serve-handler's range-parser read it; undefined: 416. */

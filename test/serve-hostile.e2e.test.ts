@@ -620,6 +620,23 @@ describe('a range with If-Range is sent only while the file is unchanged', () =>
 const statusLines = (body: string, r: RawResult) => [r.status, ...[...body.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]))];
 
 describe('a request that cannot be read is answered once, 400, and the connection closed', () => {
+  // Node's parser takes a request line with no version for an HTTP/0.9 request and waits for
+  // headers that never come: the connection stayed open, with no answer, until a timeout.
+  test.each([
+    ['GET / with no version, and nothing after it', 'GET /\r\n', 'Bad Request\n'],
+    ['a version-less line ending in LF alone', 'GET /index.html\n', 'Bad Request\n'],
+    ['a version-less line after empty lines', '\r\n\r\nGET /\r\n', 'Bad Request\n'],
+    ['a version-less HEAD', 'HEAD /\r\n', ''],
+  ])('%s', async (_name, bytes, body) => {
+    const r = await raw(bytes);
+    expect(r.answered).toBe(true);
+    expect(r.status).toBe(400);
+    expect(r.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(r.headers.connection).toBe('close');
+    expect(r.body).toBe(body);
+    await expectAlive();
+  });
+
   // A body in chunks that are not chunks: the method was answered (405) and then a 400 followed it
   // on the same connection; a GET got the 400 alone. The body is looked at before any answer, as
   // nginx does, and its request is a bad one whatever the method.

@@ -83,6 +83,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const pending = new WeakMap<Duplex, Set<ServerResponse>>();
   const server = createServer((req, res) => {
     const socket = req.socket;
+    // Refused already, as its first line came (an HTTP/0.9 request): nothing more is sent.
+    if (socket.writableEnded || socket.destroyed) return;
     const answers = pending.get(socket) ?? new Set<ServerResponse>();
     pending.set(socket, answers.add(res));
     res.once('close', () => answers.delete(res));
@@ -101,6 +103,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       setImmediate(() => {
         if (!socket.writableEnded && !socket.destroyed) answer();
       });
+  });
+  // A request line without a version (`GET /`, HTTP/0.9) is complete as it is, but Node's parser
+  // waits for headers that never come, and the connection stays open until a timeout: it is
+  // refused as soon as the line is in.
+  server.on('connection', (socket: Duplex) => {
+    refuseVersionless(socket);
   });
   // Node's parser never hands these to the request handler: CONNECT goes to its own event, and a
   // method it does not know is a client error. Both get the answer any other method gets.
@@ -888,6 +896,31 @@ function compressor(encoding: Encoding, size: number | null): Transform {
 function badRequest(head: boolean): string {
   const body = 'Bad Request\n';
   return `HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${head ? '' : body}`;
+}
+
+/** The longest first line looked at: Node's parser refuses a longer request line by itself. */
+const FIRST_LINE = 16 * 1024;
+
+/**
+ * Watches the first line of a connection and refuses it (400, then the connection closes) when it
+ * is a method and a target with no HTTP version. Empty lines before it are skipped, as a server
+ * does (RFC 9112, 2.2). Only the first request of a connection is looked at: a client that speaks
+ * HTTP/0.9 sends one request and no other on it.
+ */
+function refuseVersionless(socket: Duplex): void {
+  let seen = '';
+  const look = (chunk: Buffer): void => {
+    seen += chunk.toString('latin1');
+    const text = seen.replace(/^(\r?\n)+/, '');
+    const end = text.indexOf('\n');
+    if (end < 0 && seen.length < FIRST_LINE) return;
+    socket.removeListener('data', look);
+    if (end >= 0 && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ [^ ]+$/.test(text.slice(0, end).replace(/\r$/, ''))) {
+      socket.end(badRequest(text.startsWith('HEAD ')));
+    }
+  };
+  // Before Node's parser sees the same bytes, so that this answer is the only one.
+  socket.prependListener('data', look);
 }
 
 /** The answer to a method the site never serves, written straight to the connection, which then closes. */

@@ -83,6 +83,12 @@ describe('refusals', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
+
+  test('the configuration takes nothing from a request but its line: no header, cookie or raw parameter', async () => {
+    const printed = await cli(['nginx', '--standalone'], dir);
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(printed.stdout.match(/\$(?:http|cookie|arg|args|query_string|request_body)\w*/g) ?? []).toEqual([]);
+  });
 });
 
 describe.skipIf(SKIP_NGINX)('on a real nginx', () => {
@@ -118,8 +124,7 @@ http {
     expect(tested).toBe('');
   });
 
-  // The build writes no symbolic link, and nginx follows the links an operator puts in the site as
-  // it does anywhere: Debian's brotli_static serves no copy once disable_symlinks is on.
+  // Traversal in every encoding; links planted in the site are below, beside `serve`.
   describe('hostile requests never leave the site', () => {
     const SECRET = 'nginx-hostile-secret-52c1';
     let origin: string;
@@ -234,6 +239,31 @@ http {
       expect(seen(n)).toEqual(seen(s));
       expect(n.body).not.toContain(SECRET);
       if (passwd) expect(n.body).not.toContain(passwd);
+    });
+
+    // What a request's headers say chooses nothing: a root or a path named by a header (what a
+    // root with "$http_x_root" in it did), a method or an address claimed by a proxy header.
+    test.each([
+      ['X-Root', '/etc'],
+      ['X-Root', '../../../../etc'],
+      ['Host', 'evil.example'],
+      ['X-Forwarded-Host', 'evil.example'],
+      ['X-Original-URL', '/etc/passwd'],
+      ['X-Rewrite-URL', '/etc/passwd'],
+      ['X-Accel-Redirect', '/etc/passwd'],
+      ['X-HTTP-Method-Override', 'DELETE'],
+      ['X-Archive-Schema-File', '0'],
+    ])('a request header %s: %s changes no answer', async (name, value) => {
+      for (const target of ['/passwd', '/etc/passwd', '/index.html', '/api/schema/?data_type=catalogues']) {
+        const [plain, hostile, onServe] = await Promise.all([
+          http(origin, 'GET', target),
+          http(origin, 'GET', target, { [name]: value }),
+          http(served?.origin ?? '', 'GET', target, { [name]: value }),
+        ]);
+        expect(seen(hostile), target).toEqual(seen(plain));
+        expect(seen(onServe), target).toEqual(seen(plain));
+        if (passwd) expect(hostile.body).not.toContain(passwd);
+      }
     });
 
     /** Sends exactly these bytes on a connection and reads what comes back until the server closes it. */

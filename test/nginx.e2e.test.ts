@@ -46,6 +46,7 @@ describe('refusals', () => {
     ],
     ['port 0 with no host', ['nginx', '--listen', ':0'], /--listen :0: the port 0 is not a whole number from 1 to 65535/],
     ['port 0 alone', ['nginx', '--listen', '0'], /--listen 0: the port 0 is not/],
+    ['a value that looks like a message template', ['nginx', '--listen', '%s$&:0'], /--listen %s\$&:0: the port 0 is not/],
     ['port 0 on an address', ['nginx', '--listen', '127.0.0.1:0'], /--listen 127\.0\.0\.1:0: the port 0 is not/],
     [
       'an IPv4 address out of range',

@@ -351,7 +351,7 @@ export function renderNginxSite(options: NginxOptions): string {
       `root ${quote(root)};`,
       // No file is served through a symbolic link below the root (a link to /etc put in the site
       // would serve /etc/passwd), as `serve` refuses them; the root's own path may hold links (a
-      // \`dist\` that is a link to the build). The root is written out, not $document_root: with a
+      // dist that is a link to the build). The root is written out, not $document_root: with a
       // variable there, Debian's brotli_static finds no precompressed copy.
       `disable_symlinks on ${quote(`from=${root}`)};`,
       // A request body nginx cannot read is found only when a location answers; the error page it
@@ -600,23 +600,28 @@ export async function nginxConfig(options: NginxOptions & { shownRoot: string })
   const modulesDir = options.modulesDir ?? NGINX_MODULES_DIR;
   // The root's own path, when it is not what was given (a relative --root under a folder with a $).
   const rootPath = options.root === options.shownRoot ? '' : ` (${shown(options.root, 200)})`;
-  const problems: [string | undefined, string][] = [
-    [listenProblem(options.listen), `--listen ${shown(options.listen)}: %s; give HOST:PORT, [IPv6]:PORT or a port, e.g. 127.0.0.1:8080`],
+  // Each problem as one sentence naming the option, made by a function: the values shown are the
+  // user's, never a template's to fill in (a --listen of %s would have been).
+  const problems: [string | undefined, (problem: string) => string][] = [
+    [
+      listenProblem(options.listen),
+      (p) => `--listen ${shown(options.listen)}: ${p}; give HOST:PORT, [IPv6]:PORT or a port, e.g. 127.0.0.1:8080`,
+    ],
     [
       options.serverName === undefined ? undefined : serverNameProblem(options.serverName),
-      `--server-name ${shown(options.serverName ?? '')}: %s; give host names separated by spaces, e.g. "schema.example.org"`,
+      (p) => `--server-name ${shown(options.serverName ?? '')}: ${p}; give host names separated by spaces, e.g. "schema.example.org"`,
     ],
     [
       pathProblem(options.root, true),
-      `--root ${shown(options.shownRoot, 200)}${rootPath}: the path %s; move the built site to a folder whose path has none`,
+      (p) => `--root ${shown(options.shownRoot, 200)}${rootPath}: the path ${p}; move the built site to a folder whose path has none`,
     ],
-    [pathProblem(modulesDir, false), `--modules ${shown(modulesDir, 200)}: the path %s; give the folder nginx's modules are in`],
+    [pathProblem(modulesDir, false), (p) => `--modules ${shown(modulesDir, 200)}: the path ${p}; give the folder nginx's modules are in`],
     [
       pathProblem(options.script, false),
-      `nginx's script ${shown(options.script, 200)}: the path %s; install archive-schema in another folder`,
+      (p) => `nginx's script ${shown(options.script, 200)}: the path ${p}; install archive-schema in another folder`,
     ],
   ];
-  for (const [problem, message] of problems) if (problem) throw new UsageError(message.replace('%s', problem));
+  for (const [problem, message] of problems) if (problem) throw new UsageError(message(problem));
   try {
     await stat(path.join(options.root, MARKER));
   } catch {

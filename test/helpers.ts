@@ -201,10 +201,6 @@ export const SKIP_NGINX = process.env.ARCHIVE_SCHEMA_SKIP_NGINX === '1';
  */
 export async function nginxSite(dist: string): Promise<{ origin: string; stop: () => Promise<void> }> {
   const prefix = await tempdir();
-  const port = await freePort();
-  const config = path.join(prefix, 'nginx.conf');
-  const printed = await runNode(['bin/archive-schema.js', 'nginx', '--root', dist, '--listen', `127.0.0.1:${port}`, '--standalone']);
-  await writeFile(config, printed);
   const root = process.getuid?.() === 0;
   if (root) {
     // nobody reads the site and writes under the prefix; the temporary folders above are private.
@@ -213,7 +209,18 @@ export async function nginxSite(dist: string): Promise<{ origin: string; stop: (
   }
   const command = root ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', 'nginx'] : ['nginx'];
   const [bin = 'nginx', ...args] = command;
-  execFileSync(bin, [...args, '-p', prefix, '-c', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const config = path.join(prefix, 'nginx.conf');
+  // nginx takes its port from the configuration, not from the system: the port found free may be
+  // taken by another test before nginx binds it, and then nginx is started again on another.
+  let port: number;
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort();
+    const printed = await runNode(['bin/archive-schema.js', 'nginx', '--root', dist, '--listen', `127.0.0.1:${port}`, '--standalone']);
+    await writeFile(config, printed);
+    const started = spawnSync(bin, [...args, '-p', prefix, '-c', config], { encoding: 'utf8' });
+    if (started.status === 0) break;
+    if (attempt === 5 || !started.stderr.includes('Address already in use')) throw new Error(`nginx did not start: ${started.stderr}`);
+  }
   const pid = Number((await readFile(path.join(prefix, 'nginx.pid'), 'utf8')).trim());
   return {
     origin: `http://127.0.0.1:${port}`,

@@ -65,7 +65,7 @@ describe('xmlText makes any text XML 1.0 character data, in elements and attribu
   });
 });
 
-describe('csvField quotes what RFC 4180 and line-splitting readers need quoted, and nothing else', () => {
+describe('csvField quotes what RFC 4180 and line-splitting readers need quoted, and puts a quote before what a spreadsheet would run', () => {
   test.each([
     ['plain', 'plain'],
     ['', ''],
@@ -81,7 +81,23 @@ describe('csvField quotes what RFC 4180 and line-splitting readers need quoted, 
     ['padded ', '"padded "'],
     ['inner space', 'inner space'],
     ['ctl\x01\x1f', 'ctl\x01\x1f'],
-    ['=SUM(A1)', '=SUM(A1)'],
+    ['=SUM(A1)', `"'=SUM(A1)"`],
+    ['+1+1', `"'+1+1"`],
+    ['-1+1', `"'-1+1"`],
+    ['@SUM(A1)', `"'@SUM(A1)"`],
+    ['\t=1', `"'\t=1"`],
+    ['\r=1', `"'\r=1"`],
+    [' =1', `"' =1"`],
+    ['=HYPERLINK("http://x/?"&A1,"c")', `"'=HYPERLINK(""http://x/?""&A1,""c"")"`],
+    ['a=b', 'a=b'],
+    ['-1.5', '-1.5'],
+    ['+5', '+5'],
+    ['-.5', '-.5'],
+    ['-1e-7', '-1e-7'],
+    ['1e+21', '1e+21'],
+    ['-', '-'],
+    ['--', `"'--"`],
+    ['-Infinity', `"'-Infinity"`],
     ['🔭 שלום', '🔭 שלום'],
   ])('%j → %j', (text, expected) => {
     expect(vo.csvField(text)).toBe(expected);

@@ -44,7 +44,8 @@ export async function planOutputs(input: PlanInput, each: (plans: Plan[]) => Pla
       });
     };
     // Planned now when what it needs is planned already: its first work starts before the next output's.
-    const plans = needs.every((name) => done.has(name)) ? run() : Promise.all(needs.map((name) => planned.get(name))).then(run);
+    const waits = needs.map((name) => planned.get(name) ?? Promise.resolve([]));
+    const plans = needs.every((name) => done.has(name)) ? run() : Promise.all(waits).then(run);
     // A failure is reported where the plans are awaited, below.
     plans.catch(() => undefined);
     planned.set(output.name, plans);

@@ -9,7 +9,21 @@ import { cp, lstat, mkdir, mkdtemp, open, readFile, readlink, rename, rm, symlin
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { FIXTURE, PROJECT, besideOutput, cli, edit, expectSameFiles, http, serveSite, snapshotTree, tempdir, testdir } from './helpers.ts';
+import {
+  FIXTURE,
+  PROJECT,
+  SKIP_NGINX,
+  besideOutput,
+  cli,
+  edit,
+  expectSameFiles,
+  http,
+  nginxSite,
+  serveSite,
+  snapshotTree,
+  tempdir,
+  testdir,
+} from './helpers.ts';
 
 const BIN = path.join(PROJECT, 'bin/archive-schema.js');
 const STOP = path.join(PROJECT, 'test/fixtures/stop-at-rename.mjs');
@@ -152,6 +166,25 @@ describe('the servers, as a build publishes the next output', () => {
       expect(after.body).toContain('Revised.');
     } finally {
       server.kill();
+    }
+  });
+});
+
+describe.skipIf(SKIP_NGINX)('nginx, as a build publishes the next output', () => {
+  test('answers from the new output after a rebuild, its root the output’s path (a link)', async () => {
+    const dir = await testdir();
+    expect((await cli(['build'], dir)).code).toBe(0);
+    const site = await nginxSite(path.join(dir, 'dist'));
+    try {
+      const target = '/api/schema/?data_type=catalogues&format=json';
+      expect((await http(site.origin, 'GET', target)).body).not.toContain('Revised.');
+      await revise(dir, 'Revised');
+      expect((await cli(['build'], dir)).code).toBe(0);
+      const after = await http(site.origin, 'GET', target);
+      expect(after.status).toBe(200);
+      expect(after.body).toContain('Revised.');
+    } finally {
+      await site.stop();
     }
   });
 });

@@ -511,7 +511,52 @@ const cases: Case[] = [
     rule: 'imaging/wavelength',
     message: /^band "r" > central_wave_ang is 631\.35 Å, far from where r bands sit \(about 6200 Å\) \(is it in nm\? 1 nm = 10 Å\)$/,
   },
+  ...unitKindCases(),
 ];
+
+/** A group of one table whose one column, CATAID (line 10), has these lines after its name (from line 11). */
+function column(lines: string): string {
+  return group(`  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: CATAID\n${lines}`);
+}
+
+function unitKindCases(): Case[] {
+  const unitCase = (what: string, ucd: string, unit: string, message: RegExp): Case => ({
+    name: `${what} is a warning with the fix to make`,
+    severity: 'warning',
+    files: { [GROUP]: column(`        ucd: ${ucd}\n        unit: ${unit}\n`) },
+    file: GROUP,
+    line: 12,
+    col: 15,
+    rule: 'units/ucd',
+    message,
+  });
+  return [
+    unitCase(
+      'a wavelength in amperes (A on em.wl)',
+      'em.wl;stat.min',
+      'A',
+      /^table "SpecObj" > column "CATAID" > unit "A" is an electric current, where its UCD word em\.wl asks for a wavelength \(a length\); write Angstrom or 0\.1nm \(in VOUnits A is the ampere\)$/,
+    ),
+    unitCase(
+      'an angle in metres',
+      'pos.eq.dec;meta.main',
+      'm',
+      /^table "SpecObj" > column "CATAID" > unit "m" is a length, where its UCD word pos\.eq\.dec asks for a declination \(an angle\); write it in deg, arcsec or mas$/,
+    ),
+    unitCase(
+      'a magnitude with a flux unit',
+      'phot.mag;em.opt.R',
+      'mJy',
+      /^table "SpecObj" > column "CATAID" > unit "mJy" is a flux density per frequency, where its UCD word phot\.mag asks for a magnitude; write it in mag, or give the column a flux UCD such as phot\.flux\.density$/,
+    ),
+    unitCase(
+      'a velocity without a length per time',
+      'phys.veloc;pos.heliocentric',
+      'km',
+      /^table "SpecObj" > column "CATAID" > unit "km" is a length, where its UCD word phys\.veloc asks for a velocity \(a length per time\); write it in km\/s or m\/s$/,
+    ),
+  ];
+}
 
 describe('check reports invalid metadata at file:line:col', () => {
   test('the fixture archive is valid', async () => {

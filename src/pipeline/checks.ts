@@ -8,6 +8,7 @@ import { isInstant, parseInstant } from '../vocabularies/instant.ts';
 import type { PathSegment } from './parse.ts';
 import { ucdSyntaxProblem, ucdWordProblems } from '../vocabularies/ucd.ts';
 import { unitProblem } from '../vocabularies/vounit.ts';
+import { unitKindProblem } from '../vocabularies/unit-kinds.ts';
 
 export interface Finding {
   severity: Severity;
@@ -56,6 +57,15 @@ function unit(value: unknown): Finding[] {
   if (typeof value !== 'string') return [];
   const problem = unitProblem(value);
   return problem ? [warning('units/vounit', `"${value}" ${problem}`)] : [];
+}
+
+/** A unit whose physical kind is not what the column's UCD says it holds: a wavelength in amperes. */
+function unitUcd(value: unknown): Finding[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const { unit, ucd } = value as { unit?: unknown; ucd?: unknown };
+  if (typeof unit !== 'string' || typeof ucd !== 'string') return [];
+  const problem = unitKindProblem(unit, ucd);
+  return problem ? [warning('units/ucd', `"${unit}" ${problem}`, ['unit'])] : [];
 }
 
 // ---- Sky coordinates ------------------------------------------------------------------------------------
@@ -335,6 +345,7 @@ export const CHECKS: Record<string, Check> = {
   instant,
   ucd,
   unit,
+  'unit-ucd': unitUcd,
   ra,
   dec,
   band,

@@ -511,12 +511,88 @@ const cases: Case[] = [
     rule: 'imaging/wavelength',
     message: /^band "r" > central_wave_ang is 631\.35 Å, far from where r bands sit \(about 6200 Å\) \(is it in nm\? 1 nm = 10 Å\)$/,
   },
+  ...datatypeCases(),
   ...unitKindCases(),
 ];
 
 /** A group of one table whose one column, CATAID (line 10), has these lines after its name (from line 11). */
 function column(lines: string): string {
   return group(`  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: CATAID\n${lines}`);
+}
+
+function datatypeCases(): Case[] {
+  const enumCase = (written: string, meant: string): Case => ({
+    name: `a datatype VOTable does not define, ${written}, is an error suggesting ${meant}`,
+    files: { [GROUP]: column(`        datatype: ${written}\n`) },
+    file: GROUP,
+    line: 11,
+    col: 19,
+    rule: 'schema/enum',
+    message: new RegExp(
+      `^table "SpecObj" > column "CATAID" > datatype must be one of "boolean", "bit", .*"doubleComplex", found the string "${written}"; did you mean "${meant}"\\?$`,
+    ),
+  });
+  return [
+    enumCase('integer', 'int'),
+    enumCase('float64', 'double'),
+    enumCase('Double', 'double'),
+    enumCase('flaot', 'float'),
+    enumCase('VARCHAR', 'char'),
+    {
+      name: 'an arraysize that is not VOTable syntax is an error',
+      files: { [GROUP]: column("        datatype: char\n        arraysize: '10x'\n") },
+      file: GROUP,
+      line: 12,
+      col: 20,
+      rule: 'schema/pattern',
+      message: /^table "SpecObj" > column "CATAID" > arraysize must be a VOTable arraysize: a length \(10\), .*, found the string "10x"$/,
+    },
+    {
+      name: 'an arraysize of 0 is an error',
+      files: { [GROUP]: column('        datatype: char\n        arraysize: 0\n') },
+      file: GROUP,
+      line: 12,
+      col: 20,
+      rule: 'schema/minimum',
+      message: /^table "SpecObj" > column "CATAID" > arraysize must be at least 1, found the number 0$/,
+    },
+    {
+      name: 'columns without a datatype are one warning for their table, at its columns key',
+      severity: 'warning',
+      files: {
+        [GROUP]: group(
+          '  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: CATAID\n      - id: 2001\n        name: Z\n        datatype: float\n      - id: 2002\n        name: NOTE\n',
+        ),
+      },
+      file: GROUP,
+      line: 8,
+      col: 5,
+      rule: 'datatypes/missing',
+      message:
+        /^table "SpecObj" > columns lack a datatype: 2 of 3 \(CATAID, NOTE\), which tap_schema\.vot leaves out, since TAP requires one; give each its datatype, or fill them in with import columns or import tableset$/,
+    },
+    {
+      name: 'text without an arraysize is a warning: it is one character',
+      severity: 'warning',
+      files: { [GROUP]: column('        datatype: unicodeChar\n') },
+      file: GROUP,
+      line: 11,
+      col: 19,
+      rule: 'datatypes/arraysize',
+      message:
+        /^table "SpecObj" > column "CATAID" > datatype is unicodeChar without an arraysize, which is one character; add arraysize: '\*' for text of any length, or its length$/,
+    },
+    {
+      name: 'an arraysize without a datatype is a warning',
+      severity: 'warning',
+      files: { [GROUP]: column("        arraysize: '*'\n") },
+      file: GROUP,
+      line: 11,
+      col: 20,
+      rule: 'datatypes/arraysize',
+      message: /^table "SpecObj" > column "CATAID" > arraysize "\*" is given without a datatype; add the column's datatype$/,
+    },
+  ];
 }
 
 function unitKindCases(): Case[] {

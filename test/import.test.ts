@@ -183,7 +183,7 @@ describe('import columns', () => {
     expect(result.code).toBe(0);
     const columns = (await groupIn(dir, 'metadata/alpha/dr2/catalogues/InputCat.yaml')).tables[0]?.columns;
     expect(columns).toEqual([
-      { id: 2010, name: 'RA', ucd: 'pos.eq.ra', unit: 'deg' },
+      { id: 2010, name: 'RA', ucd: 'pos.eq.ra', unit: 'deg', datatype: 'double' },
       { id: 2011, name: 'CATAID', description: 'Unique ID of GAMA object', ucd: 'meta.id;meta.main' },
       { id: 2012, name: 'R_PETRO', description: 'Extinction-corrected SDSS DR6 Petrosian mag', ucd: 'phot.mag;em.opt.R', unit: 'mag' },
       { id: 2013, name: 'SURVEY_CLASS', ucd: 'meta.code.class' },

@@ -262,6 +262,18 @@ describe('import columns on hostile sources', () => {
       /cut\.vot: Not well-formed XML: the DATA element at line 2 is never closed/,
     ],
     ['a folder', 'folder.csv', null, /folder\.csv is not a file; pass a FITS file, a FITS header as text, a VOTable or a CSV file/],
+    [
+      'a CSV header "a,,b" (was: the empty name dropped without a word, b taking its place)',
+      'gap.csv',
+      'a,,b\n1,2,3\n',
+      /^archive-schema: \/\S*\/gap\.csv: the header row has no name for column 2 \(after "a"\); name every column, or remove the extra commas\n$/,
+    ],
+    [
+      "a VOTable of 200,000 unclosed RESOURCEs on 3 lines (was: one 2.2 MB line, the parser's stack, at 1:1)",
+      'unclosed.vot',
+      `<?xml version="1.0"?>\n<VOTABLE version="1.4">\n${'<RESOURCE>'.repeat(200_000)}\n`,
+      /^archive-schema: \/\S*\/unclosed\.vot: Elements are nested more than 100 deep at line 3, column 991 \(<RESOURCE>\), which no VOTable needs \(RESOURCE in RESOURCE goes a few levels at most\); is this the right file\?\n$/,
+    ],
   ])('%s: exit 1, the file and what to do, metadata untouched', async (_, name, content, message) => {
     const dir = await project();
     if (content === null) execFileSync('mkdir', [path.join(dir, name)]);

@@ -179,10 +179,18 @@ export function textOf(node: XmlNode): string {
   return children(node).map(textOf).join('');
 }
 
-/** The text of the first child named `tag`, its white space folded; undefined when absent or empty. */
+/**
+ * The text of the first child named `tag`, its XML white space (space, tab, CR, LF) folded as an
+ * xs:token's is; undefined when absent or empty. Other white space (U+2028) is text.
+ */
 export function childText(node: XmlNode, tag: string): string | undefined {
   const child = children(node).find((c) => tagOf(c) === tag);
-  const text = child === undefined ? '' : textOf(child).replace(/\s+/g, ' ').trim();
+  const text =
+    child === undefined
+      ? ''
+      : textOf(child)
+          .replace(/[ \t\r\n]+/g, ' ')
+          .replace(/^ | $/g, '');
   return text === '' ? undefined : text;
 }
 

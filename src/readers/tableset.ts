@@ -107,8 +107,14 @@ function vosiType(node: XmlNode): Pick<TapColumn, 'type' | 'unreadType'> {
   return type ? { type } : written === '' ? {} : { unreadType: written };
 }
 
+/** The texts of the child elements named, by name, those absent or empty left out. */
 function optional(node: XmlNode, tags: readonly string[]): Record<string, string> {
-  return Object.fromEntries(tags.flatMap((tag) => (childText(node, tag) === undefined ? [] : [[tag, childText(node, tag) as string]])));
+  return Object.fromEntries(
+    tags.flatMap((tag) => {
+      const text = childText(node, tag);
+      return text === undefined ? [] : [[tag, text]];
+    }),
+  );
 }
 
 // ---- TAP_SCHEMA as a VOTable --------------------------------------------------------------------------

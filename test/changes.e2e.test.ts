@@ -273,6 +273,24 @@ describe('changes add', () => {
 });
 
 describe('released data', () => {
+  // Column types came to the metadata after many releases: recording one describes what the
+  // column always held, where changing one changes what a client reads.
+  test('a released column given a datatype for the first time passes; one whose datatype changes fails', async () => {
+    const dir = await repo({ adopt: true, released: true });
+    await edit(dir, GROUP, (t) => t.replace('        datatype: float\n', ''));
+    git(dir, ['commit', '-qam', 'No type for Z']);
+    git(dir, ['branch', '-qf', 'main']);
+    await edit(dir, GROUP, (t) => t.replace('ucd: src.redshift\n', 'ucd: src.redshift\n        datatype: double\n'));
+    const first = await cli(['check', '--base', 'main'], dir);
+    expect(first.stdout).not.toContain('[changes/released]');
+    git(dir, ['commit', '-qam', 'A type for Z']);
+    git(dir, ['branch', '-qf', 'main']);
+    await edit(dir, GROUP, (t) => t.replace('datatype: double', 'datatype: float'));
+    const changed = await cli(['check', '--base', 'main'], dir);
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toContain('and its datatype changes from "double" to "float": released data cannot change silently');
+  });
+
   test('a released column changed fails check --base until the change is recorded as a correction', async () => {
     const dir = await repo({ adopt: true, released: true });
     await editColumns(dir);

@@ -7,7 +7,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Document, isMap, isScalar } from 'yaml';
 import type { Diagnostic } from '../diagnostics.ts';
-import { exists } from '../destination/folder.ts';
+import { exists } from './rewrite.ts';
 import type { ColumnYaml, ContactYaml, GroupYaml, TableYaml } from '../kinds/data.ts';
 import { classify, fileOf } from '../kinds/registry.ts';
 import type { KindType } from '../kinds/registry.ts';

@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // servers, the compiler, the language server, the benchmark) are the slow ones, and are scheduled
 // first so that a fresh clone, with no record of how long each file takes, does not start them last.
 /** Test files that replace a module with vi.mock. */
-const MOCKING = ['test/curation-hostile.test.ts'];
+const MOCKING = ['test/curation-hostile.test.ts', 'test/browser-zip-rebuild.test.ts'];
 
 export default defineConfig({
   test: {

@@ -1982,6 +1982,8 @@ export interface RunOptions {
   path?: string;
   /** Stop (and report the smallest case found so far) after this long. */
   timeLimitMs?: number;
+  /** Report the first failing case as it is, without shrinking it (the replay line shrinks it). */
+  endOnFailure?: boolean;
 }
 
 /** A property that failed: the message says how to replay it; the counterexample is the shrunk case. */
@@ -2010,6 +2012,7 @@ export async function runProperty<T extends unknown[]>(
     seed: options.seed,
     ...(options.path ? { path: options.path } : {}),
     ...(options.timeLimitMs ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false } : {}),
+    ...(options.endOnFailure ? { endOnFailure: true } : {}),
   });
   if (details.failed) {
     const report = (await fc.asyncDefaultReportMessage(details)) ?? 'the property failed';

@@ -1,7 +1,12 @@
-// `npm run bench -- --size XS|S|M|L [--runs N] [--dir DIR]`: times check and the builds, each in a
-// process of its own right after a floor (bench/floor.ts), and prints a Markdown table of them.
+// `npm run bench -- --size XS|S|M|L [--runs N] [--dir DIR] [--against CHECKOUT]`: times check,
+// a cold build and the rebuilds a curator makes (an edit of a catalogue group, the edit undone, an
+// edit of an imaging facility), each in a process of its own, and prints a Markdown table. Each
+// step is a ratio to a baseline measured in the same run: a floor (bench/floor.ts) right before it,
+// or, with --against, the same step of another checkout of the project (its own `npm ci` done),
+// the two taking turns, first one then the other; their outputs are then compared byte for byte.
 
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,70 +16,47 @@ import { SIZES, isSize } from './synthetic.ts';
 import type { Size } from './synthetic.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CLI = path.resolve(HERE, '../../bin/archive-schema.js');
-/** Node's options for the command: none. */
-const CLI_NODE: string[] = [];
+const PROJECT = path.resolve(HERE, '../..');
 const FLOOR = path.join(HERE, 'floor.js');
 // Prints the process's peak resident memory as it exits, so every step measures its own.
 const RSS_HOOK = `data:text/javascript,process.on('exit',()=>process.stderr.write('\\nBENCH-RSS '+process.resourceUsage().maxRSS+'\\n'))`;
+
+/** A version of the command: its checkout, and how its own `npm run build` runs it (Node's options first). */
+interface Version {
+  label: string;
+  checkout: string;
+  node: string[];
+}
+
+function versionAt(checkout: string, label: string): Version {
+  const script =
+    (JSON.parse(readFileSync(path.join(checkout, 'package.json'), 'utf8')) as { scripts?: { build?: string } }).scripts?.build ?? '';
+  const node = /\bnode ((?:--\S+ )*)bin\/archive-schema\.js build/.exec(script)?.[1]?.trim().split(' ').filter(Boolean) ?? [];
+  if (!existsSync(path.join(checkout, 'lib'))) throw new Error(`${checkout} has no lib/: run npm ci there first`);
+  return { label, checkout, node };
+}
 
 interface Sample {
   ms: number;
   rssKb: number;
 }
 
-/** A step and the floor measured right before it, so both ran in the same state of the machine. */
-interface Pair {
-  floor: Sample;
-  step: Sample;
-}
+type Step = 'check' | 'cold' | 'catalogue' | 'undo' | 'imaging';
+const STEPS: readonly Step[] = ['check', 'cold', 'catalogue', 'undo', 'imaging'];
 
-type Step = 'check' | 'uncached' | 'cold' | 'catalogue' | 'imaging' | 'again';
-
-/** Where one benchmark reads and writes, and the two files its warm builds edit. */
-interface Setup {
-  root: string;
-  size: Size;
-  metadata: string;
-  targets: { catalogue: string; imaging: string };
-}
-
-/** The folders one run builds into: each cold build's output (and cache) new, never used before. */
-function runFolders(setup: Setup, run: number): { uncached: string; out: string; cache: string } {
-  const at = (name: string) => path.join(setup.root, `${name}-${setup.size}-run${run}`);
-  return { uncached: at('dist-uncached'), out: at('dist'), cache: at('cache') };
-}
-
-/** The folders earlier runs built into (this benchmark's, or one's before it in a kept --dir). */
-function builtFolders(root: string): string[] {
-  return readdirSync(root)
-    .filter((name) => /^(dist|dist-uncached|cache)-[A-Z]+(-run\d+)?$/.test(name))
-    .map((name) => path.join(root, name));
-}
-
-/**
- * How long after removing files a cold build waits. ext4 without a journal (this project's
- * machine's file system) does not give a new file an inode freed in the last 60 seconds: each new
- * inode is found past every such one of its group (fs/ext4/ialloc.c, recently_deleted), so a cold
- * build right after removing the last run's 5,000 files spent a fifth of its processor time in
- * that search. A curator's first build, on a fresh clone, does not.
- */
-const RECENTLY_DELETED_MS = 61_000;
-
-function sleep(ms: number): void {
-  if (ms > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-function measure(args: string[], cwd: string): Sample {
+function measure(argv: string[], cwd: string): Sample {
   // The previous step's writes go to disk first, so no step pays for another's write-back.
   spawnSync('sync');
-  const node = args[0] === CLI ? CLI_NODE : [];
   const started = performance.now();
-  const run = spawnSync(process.execPath, [...node, '--import', RSS_HOOK, ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const run = spawnSync(process.execPath, ['--import', RSS_HOOK, ...argv], { cwd, encoding: 'utf8', maxBuffer: 1 << 26 });
   const ms = performance.now() - started;
-  if (run.status !== 0) throw new Error(`${args.join(' ')} exited with ${run.status ?? run.signal}:\n${run.stderr}\n${run.stdout}`);
-  const rss = /BENCH-RSS (\d+)/.exec(run.stderr)?.[1];
-  return { ms, rssKb: Number(rss ?? 0) };
+  if (run.status !== 0) throw new Error(`${argv.join(' ')} exited with ${run.status ?? run.signal}:\n${run.stderr}\n${run.stdout}`);
+  return { ms, rssKb: Number(/BENCH-RSS (\d+)/.exec(run.stderr)?.[1] ?? 0) };
+}
+
+/** The command line of a version's command. */
+function command(version: Version, args: string[]): string[] {
+  return [...version.node, path.join(version.checkout, 'bin/archive-schema.js'), ...args];
 }
 
 function median(values: number[]): number {
@@ -83,20 +65,7 @@ function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
-function yamlBytes(dir: string): number {
-  let total = 0;
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const full = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.yaml')) total += statSync(full).size;
-    }
-  };
-  walk(dir);
-  return total;
-}
-
-/** One catalogue group and one imaging facility to edit for the warm builds: mid-sized ones. */
+/** One catalogue group and one imaging facility to edit: mid-sized ones. */
 function filesToEdit(dir: string): { catalogue: string; imaging: string } {
   const of = (kind: string) => {
     const files: string[] = [];
@@ -114,151 +83,219 @@ function filesToEdit(dir: string): { catalogue: string; imaging: string } {
   return { catalogue: of('catalogues'), imaging: of('imaging') };
 }
 
-/** Changes one description in a file, the way a curator's edit would. */
+/** Changes one description in a file, the way a curator's edit would; returns the undo. */
 function edit(file: string, label: string): () => void {
   const original = readFileSync(file, 'utf8');
-  // A plain one-line description, so the edit keeps the YAML valid.
   const changed = original.replace(/^(\s+description: [A-Za-z][^'"#:\n]*)$/m, `$1 (revised, ${label})`);
   if (changed === original) throw new Error(`nothing to edit in ${file}`);
   writeFileSync(file, changed);
   return () => writeFileSync(file, original);
 }
 
-function largest(dir: string, count: number): { file: string; bytes: number }[] {
-  const files: { file: string; bytes: number }[] = [];
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const full = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else files.push({ file: path.relative(dir, full), bytes: statSync(full).size });
+interface Setup {
+  root: string;
+  metadata: string;
+  targets: { catalogue: string; imaging: string };
+  /** Where a version builds in a run. */
+  folders: (version: Version, run: number) => { out: string; cache: string };
+}
+
+/** Samples of every step of every version, by version label. */
+type Samples = Map<string, Record<Step, Sample[]>>;
+
+/** One version's steps in one run: check, then a cold build and the rebuilds into its own output and cache. */
+function runVersion(
+  setup: Setup,
+  version: Version,
+  run: number,
+  baseline: ((step: Step) => void) | undefined,
+  samples: Samples,
+  onBuilt: (step: Step) => void,
+): void {
+  const { out, cache } = setup.folders(version, run);
+  const at = samples.get(version.label) ?? (Object.fromEntries(STEPS.map((s) => [s, [] as Sample[]])) as Record<Step, Sample[]>);
+  samples.set(version.label, at);
+  const step = (name: Step, args: string[]) => {
+    baseline?.(name);
+    at[name].push(measure(command(version, args), setup.root));
+    if (name !== 'check') onBuilt(name);
+  };
+  const build = ['build', '--metadata', setup.metadata, '--out', out, '--cache-dir', cache, '--quiet'];
+  step('check', ['check', '--metadata', setup.metadata, '--no-cache', '--quiet']);
+  step('cold', build);
+  const undoCatalogue = edit(setup.targets.catalogue, `catalogue ${run}`);
+  step('catalogue', build);
+  undoCatalogue();
+  step('undo', build);
+  const undoImaging = edit(setup.targets.imaging, `imaging ${run}`);
+  try {
+    step('imaging', build);
+  } finally {
+    undoImaging();
+  }
+  // Back to the unedited metadata, unmeasured, for the next run's comparisons.
+  measure(command(version, build), setup.root);
+}
+
+/** Every file of an output, by path, with its bytes' hash. */
+function filesOf(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (sub: string) => {
+    for (const entry of readdirSync(path.join(dir, sub), { withFileTypes: true })) {
+      const relative = sub === '' ? entry.name : `${sub}/${entry.name}`;
+      if (entry.isDirectory()) walk(relative);
+      else
+        files.set(
+          relative,
+          createHash('sha256')
+            .update(readFileSync(path.join(dir, relative)))
+            .digest('hex'),
+        );
     }
   };
-  walk(dir);
-  return files.sort((a, b) => b.bytes - a.bytes || (a.file < b.file ? -1 : 1)).slice(0, count);
+  walk('');
+  return files;
 }
+
+/** The members of a zip, by name, with their bytes' hash (read by Python's zipfile). */
+function zipMembers(zip: string): Map<string, string> {
+  const script =
+    'import hashlib,json,sys,zipfile\nz=zipfile.ZipFile(sys.argv[1])\nprint(json.dumps({i.filename: hashlib.sha256(z.read(i)).hexdigest() for i in z.infolist()}))';
+  const run = spawnSync('python3', ['-c', script, zip], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (run.status !== 0) throw new Error(`python3 could not read ${zip}: ${run.stderr}`);
+  return new Map(Object.entries(JSON.parse(run.stdout) as Record<string, string>));
+}
+
+const MARKER = '.archive-schema-output';
+const ZIP = 'download/browser.zip';
 
 /**
- * Measures the floor, then the step. This machine hands memory back to its host and, at some hours,
- * charges for getting it again, so a floor measured once, at another moment, would be cheaper or
- * dearer than the step's conditions; one measured right before it shares them.
+ * Where two outputs differ, but for what may: the marker's build id, and the zip's bytes (its members
+ * must hold the same bytes), with the lines of the checksum list and the download page that give
+ * the zip's size and checksum. Empty when they agree.
  */
-function pair(setup: Setup, args: string[]): Pair {
-  const json = path.join(setup.root, 'floor.json');
-  const floor = measure([FLOOR, setup.metadata, json], setup.root);
-  rmSync(json, { force: true });
-  return { floor, step: measure(args, setup.root) };
-}
-
-// Each warm build edits one file, is measured, and the edit is undone by an unmeasured build. The
-// first follows the cold build; the last is a curator's next edit, after other warm builds.
-const WARM: [Step, keyof Setup['targets']][] = [
-  ['catalogue', 'catalogue'],
-  ['imaging', 'imaging'],
-  ['again', 'catalogue'],
-];
-
-/**
- * One run: every step once, each in a pair with its floor, appended to `pairs`. The cold builds
- * write into folders of their own; the earlier runs' are removed first, and the cold builds wait
- * until no inode freed then is held back (RECENTLY_DELETED_MS). Returns the run's output.
- */
-function runOnce(setup: Setup, run: number, pairs: Record<Step, Pair[]>, log: (text: string) => void): string {
-  const { metadata, root } = setup;
-  const { uncached, out, cache } = runFolders(setup, run);
-  const earlier = builtFolders(root);
-  for (const folder of earlier) rmSync(folder, { recursive: true, force: true });
-  spawnSync('sync');
-  const removed = performance.now();
-  pairs.check.push(pair(setup, [CLI, 'check', '--metadata', metadata, '--no-cache', '--quiet']));
-  if (earlier.length > 0) {
-    const wait = RECENTLY_DELETED_MS - (performance.now() - removed);
-    if (wait > 0) log(`  waiting ${Math.ceil(wait / 1000)} s, until the inodes of the folders removed are free again ...\n`);
-    sleep(wait);
+export function differences(one: string, other: string): string[] {
+  const a = filesOf(one);
+  const b = filesOf(other);
+  const found: string[] = [];
+  for (const file of new Set([...a.keys(), ...b.keys()])) {
+    if (file === MARKER || a.get(file) === b.get(file)) continue;
+    if (!a.has(file) || !b.has(file)) found.push(`${file}: only in ${a.has(file) ? one : other}`);
+    else if (file === ZIP) {
+      const [x, y] = [zipMembers(path.join(one, file)), zipMembers(path.join(other, file))];
+      if (JSON.stringify([...x]) !== JSON.stringify([...y])) found.push(`${file}: its members differ`);
+    } else if (file === 'download/SHA256SUMS' || file === 'download/index.html') {
+      const lines = (dir: string) =>
+        readFileSync(path.join(dir, file), 'utf8')
+          .split('\n')
+          // The zip's own line, and in the list the page's, which gives the zip's size and checksum.
+          .filter((line) => !line.includes('browser.zip') && !(file === 'download/SHA256SUMS' && line.endsWith('  index.html')));
+      if (lines(one).join('\n') !== lines(other).join('\n')) found.push(`${file}: differs beyond the zip's lines`);
+    } else found.push(`${file}: differs`);
   }
-  const build = (folder: string) => [CLI, 'build', '--metadata', metadata, '--out', folder];
-  const cached = [...build(out), '--cache-dir', cache];
-  pairs.uncached.push(pair(setup, [...build(uncached), '--no-cache']));
-  // A curator's first build: no cache yet and no previous output.
-  pairs.cold.push(pair(setup, cached));
-  for (const [step, kind] of WARM) {
-    const restore = edit(setup.targets[kind], `${step} ${run}`);
-    try {
-      pairs[step].push(pair(setup, cached));
-    } finally {
-      restore();
-    }
-    // Back to the unedited state, so each warm build measures one edit only.
-    measure(cached, root);
-  }
-  return out;
+  return found.sort();
 }
 
-/** The median of the ith `over` sample divided by the ith `under` one, for each i. */
-function medianRatio(over: Sample[], under: Sample[]): number {
-  return median(over.map((sample, i) => sample.ms / (under[i]?.ms ?? NaN)));
-}
-
-export function bench(size: Size, runs: number, root: string, log: (text: string) => void): void {
+export function bench(size: Size, runs: number, root: string, against: string | undefined, log: (text: string) => void): void {
   mkdirSync(root, { recursive: true });
   log(`Generating or reusing the synthetic ${size} archive in ${root} ...\n`);
   const metadata = dataFor(size, root);
+  const self = versionAt(PROJECT, 'this checkout');
+  const other = against ? versionAt(path.resolve(against), path.basename(path.resolve(against))) : undefined;
   const setup: Setup = {
     root,
-    size,
     metadata,
     targets: filesToEdit(metadata),
+    folders: (version, run) => {
+      const name = version === self ? 'this' : 'against';
+      return { out: path.join(root, `out-${name}-${size}-run${run}`), cache: path.join(root, `cache-${name}-${size}-run${run}`) };
+    },
   };
-  const pairs: Record<Step, Pair[]> = { check: [], uncached: [], cold: [], catalogue: [], imaging: [], again: [] };
-  let last = '';
+  const samples: Samples = new Map();
+  const floors: Record<Step, Sample[]> = { check: [], cold: [], catalogue: [], undo: [], imaging: [] };
+  const floorJson = path.join(root, 'floor.json');
+  const floor = (step: Step) => {
+    floors[step].push(measure([FLOOR, metadata, floorJson], root));
+    rmSync(floorJson, { force: true });
+  };
+  const mismatches: string[] = [];
   for (let run = 1; run <= runs; run++) {
-    log(`Run ${run} of ${runs}: check, cold builds and warm builds, each right after a floor ...\n`);
-    last = runOnce(setup, run, pairs, log);
+    // Each run's builds start with no output and no cache: the earlier runs' go first.
+    for (const name of readdirSync(root))
+      if (/^(out|cache)-|^\.out-/.test(name)) rmSync(path.join(root, name), { recursive: true, force: true });
+    const order = other ? (run % 2 === 1 ? [self, other] : [other, self]) : [self];
+    log(`Run ${run} of ${runs}: ${order.map((v) => v.label).join(', then ')} ...\n`);
+    // With another version, its outputs are compared step by step: each step's second build waits for the first's.
+    const outputs = new Map<Step, string[]>();
+    for (const version of order) {
+      runVersion(setup, version, run, other ? undefined : floor, samples, (step) => {
+        if (!other || step === 'imaging') return;
+        const copy = path.join(root, `compare-${step}-${version === self ? 'this' : 'against'}`);
+        rmSync(copy, { recursive: true, force: true });
+        spawnSync('cp', ['-rL', setup.folders(version, run).out, copy]);
+        outputs.set(step, [...(outputs.get(step) ?? []), copy]);
+      });
+    }
+    for (const [step, [one, two]] of outputs) {
+      if (!one || !two) continue;
+      for (const found of differences(one, two)) mismatches.push(`run ${run}, ${step}: ${found}`);
+      rmSync(one, { recursive: true, force: true });
+      rmSync(two, { recursive: true, force: true });
+    }
   }
-  const floors = Object.values(pairs).flatMap((list) => list.map((p) => p.floor));
-  const steps = (key: Step) => pairs[key].map((p) => p.step);
+  report(size, runs, metadata, self, other, samples, floors, mismatches, log);
+}
+
+function report(
+  size: Size,
+  runs: number,
+  metadata: string,
+  self: Version,
+  other: Version | undefined,
+  samples: Samples,
+  floors: Record<Step, Sample[]>,
+  mismatches: readonly string[],
+  log: (text: string) => void,
+): void {
   const spec = SIZES[size];
-  const mb = yamlBytes(metadata) / 1e6;
-  log(
-    `\nSize ${size}: ${spec.columns.toLocaleString('en')} columns, ${spec.regions.toLocaleString('en')} regions, ` +
-      `${spec.ifs} IFS and ${spec.spectra} spectra products, ${mb.toFixed(1)} MB of YAML; ` +
-      `${runs} run${runs === 1 ? '' : 's'} on ${os.availableParallelism()} cores. Wall and peak RSS are medians (the floor's of all ${floors.length} floors); ` +
-      `each ratio is the median of a step's ratios to the floor measured right before it.\n\n`,
-  );
-  log('| step | wall | ratio to floor | YAML MB/s | peak RSS |\n|---|---:|---:|---:|---:|\n');
-  const row = (label: string, samples: Sample[], ratio: number) => {
-    const ms = median(samples.map((s) => s.ms));
-    const rss = median(samples.map((s) => s.rssKb)) / 1024;
-    log(`| ${label} | ${(ms / 1000).toFixed(2)} s | ${ratio.toFixed(2)} | ${(mb / (ms / 1000)).toFixed(1)} | ${rss.toFixed(0)} MB |\n`);
+  const labels: Record<Step, string> = {
+    check: 'check (no cache)',
+    cold: "cold build (empty cache, no previous output: a curator's first build)",
+    catalogue: 'rebuild after editing one catalogue group',
+    undo: 'rebuild after undoing that edit',
+    imaging: 'rebuild after editing one imaging facility',
   };
-  row('floor (read + js-yaml + one JSON.stringify + write, one thread)', floors, 1);
-  const labels: [string, Step][] = [
-    ['check (no cache)', 'check'],
-    ['cold build without the cache (--no-cache, no previous output)', 'uncached'],
-    ["cold build with an empty cache (a curator's first build, no previous output)", 'cold'],
-    [`warm build after editing one catalogue group (${path.relative(metadata, setup.targets.catalogue)})`, 'catalogue'],
-    [`warm build after editing one imaging facility (${path.relative(metadata, setup.targets.imaging)})`, 'imaging'],
-    ['warm build after editing the catalogue group again', 'again'],
-  ];
-  for (const [label, key] of labels)
-    row(
-      label,
-      steps(key),
-      medianRatio(
-        steps(key),
-        pairs[key].map((p) => p.floor),
-      ),
+  const seconds = (list: Sample[]) => `${(median(list.map((s) => s.ms)) / 1000).toFixed(2)} s`;
+  const rss = (list: Sample[]) => `${(median(list.map((s) => s.rssKb)) / 1024).toFixed(0)} MB`;
+  const ratio = (over: Sample[], under: Sample[]) => median(over.map((s, i) => s.ms / (under[i]?.ms ?? NaN))).toFixed(2);
+  const mine = samples.get(self.label);
+  if (!mine) return;
+  log(
+    `\nSize ${size}: ${spec.columns.toLocaleString('en')} columns, ${spec.regions.toLocaleString('en')} regions, ${spec.ifs} IFS and ${spec.spectra} spectra products ` +
+      `(${path.basename(metadata)}); ${runs} run${runs === 1 ? '' : 's'} on ${os.availableParallelism()} cores. Times and peak RSS are medians; each ratio is ` +
+      (other
+        ? `the median of the runs' ratios of this checkout's step to ${other.label}'s, the two taking turns.\n\n`
+        : `the median of a step's ratios to the floor measured right before it.\n\n`),
+  );
+  if (other) {
+    const theirs = samples.get(other.label);
+    log(`| step | this checkout | ${other.label} | ratio | peak RSS, this | peak RSS, ${other.label} |\n|---|---:|---:|---:|---:|---:|\n`);
+    for (const step of STEPS) {
+      const a = mine[step];
+      const b = theirs?.[step] ?? [];
+      log(`| ${labels[step]} | ${seconds(a)} | ${seconds(b)} | ${ratio(a, b)} | ${rss(a)} | ${rss(b)} |\n`);
+    }
+    log(
+      mismatches.length === 0
+        ? `\nThe two outputs are the same, but for the marker's build id and the zip's bytes (whose members are the same), after the cold build, the edit and its undo, in every run.\n`
+        : `\nThe outputs differ:\n${mismatches.map((m) => `- ${m}`).join('\n')}\n`,
     );
-  // Against the cold build of the same run, which ran in the same state of the machine.
-  for (const [step, label] of [
-    ['catalogue', 'the catalogue edit'],
-    ['imaging', 'the imaging edit'],
-    ['again', 'the second catalogue edit'],
-  ] as const) {
-    const percent = medianRatio(steps(step), steps('cold')) * 100;
-    log(`\nWarm build after ${label}: ${percent.toFixed(1)}% of the cold build with an empty cache.`);
+    return;
   }
-  log('\n\nLargest output files:\n\n| file | size |\n|---|---:|\n');
-  for (const { file, bytes } of largest(last, 5)) log(`| ${file} | ${(bytes / 1e6).toFixed(1)} MB |\n`);
+  const all = Object.values(floors).flat();
+  log('| step | wall | ratio to floor | peak RSS |\n|---|---:|---:|---:|\n');
+  log(`| floor (read + js-yaml + one JSON.stringify + write, one thread) | ${seconds(all)} | 1.00 | ${rss(all)} |\n`);
+  for (const step of STEPS) log(`| ${labels[step]} | ${seconds(mine[step])} | ${ratio(mine[step], floors[step])} | ${rss(mine[step])} |\n`);
 }
 
 // The entry point (only when run as a program).
@@ -271,8 +308,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const size = value('--size') ?? 'S';
   const runs = Number(value('--runs') ?? 4);
   const dir = value('--dir');
+  const against = value('--against');
   if (!isSize(size) || !Number.isInteger(runs) || runs < 1) {
-    process.stderr.write('usage: npm run bench -- [--size XS|S|M|L] [--runs N] [--dir DIR]\n');
+    process.stderr.write('usage: npm run bench -- [--size XS|S|M|L] [--runs N] [--dir DIR] [--against CHECKOUT]\n');
     process.exitCode = 2;
   } else {
     // A folder of its own unless one is given, so two benchmarks never share one; a given one is
@@ -282,7 +320,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
     // `finally` below; the handler only keeps Node from ending before it.
     process.once('SIGINT', () => (process.exitCode = 130));
     try {
-      bench(size, runs, root, (t) => process.stdout.write(t));
+      bench(size, runs, root, against, (t) => process.stdout.write(t));
     } catch (error) {
       process.stderr.write(`bench: ${(error as Error).message}\n`);
       process.exitCode ??= 1;

@@ -9,38 +9,28 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { compareWithOutput } from './destination/compare.ts';
-import type { Comparison } from './destination/compare.ts';
-import { assertReplaceable, assertSafeOutDir, clearLeftovers, realPath } from './destination/folder.ts';
-import { writePlans } from './destination/write.ts';
-import { RUNS_COMPILED } from './project.ts';
-import { WriterThreads } from './destination/write-threads.ts';
-import type { WriteStats } from './destination/write.ts';
-import type { Diagnostic } from './diagnostics.ts';
-import { classify } from './kinds/registry.ts';
-import { planApi } from './outputs/api/plan.ts';
-import { isDownloadData, planDownload } from './outputs/download/plan.ts';
-import { planOpenapi } from './outputs/openapi/plan.ts';
-import { INDEX_FILES, SUMS_FILE, planDownloadIndex } from './outputs/download/index.ts';
 import { checksumsOf } from './destination/checksums.ts';
-import { planBrowsable } from './outputs/browsable/plan.ts';
-import type { Fragment } from './outputs/fragment.ts';
-import { StaleBytesError, plansOf } from './outputs/plan.ts';
-import type { Manifest, Plan } from './outputs/plan.ts';
-import type { Planner } from './outputs/planner.ts';
-import { withCopies } from './outputs/precompress.ts';
-import { referenceFiles, withReferenceCopies } from './outputs/reference.ts';
-import { planBrowser } from './outputs/browser/plan.ts';
-import { BROWSER_ZIP, planBrowserZip } from './outputs/download/browser-zip.ts';
-import type { Deflate } from './outputs/download/browser-zip.ts';
-import { deflateBlocks, deflateMemberAsync } from './outputs/download/zip.ts';
-import { PieceReader, newSlot, wholeBytes } from './destination/pieces.ts';
-import { assemble } from './pipeline/assemble.ts';
+import { decide } from './destination/decide.ts';
+import type { BuildInputs, Decision } from './destination/decide.ts';
+import { writeOutput } from './destination/execute.ts';
+import type { WriteStats } from './destination/execute.ts';
+import { assertReplaceable, assertSafeOutDir, clearLeftovers, outputPath, realPath } from './destination/output.ts';
+import { previousMembers, readPreviousOutput, recordedChecksums, saveManifest } from './destination/state.ts';
+import type { PreviousOutput } from './destination/state.ts';
+import type { Diagnostic } from './diagnostics.ts';
+import { FILE_KINDS, SECTIONS, classify } from './kinds/registry.ts';
+import type { Fragment } from './site/fragment.ts';
+import { StaleBytesError, plansOf } from './site/plan.ts';
+import type { Plan } from './site/plan.ts';
+import { withCopies, withReferenceCopies } from './outputs/precompress.ts';
+import { planOutputs, referenceOutputs } from './outputs/registry.ts';
+import { assemble, rootsOf } from './pipeline/assemble.ts';
 import type { Archive } from './pipeline/assemble.ts';
 import { CacheError, digestKey, noCache, openCache, pipelineFingerprint } from './pipeline/cache.ts';
 import type { Cache } from './pipeline/cache.ts';
 import type { Digest } from './pipeline/digest.ts';
 import { archiveAt, changedLines, comparePublishedIds } from './pipeline/history.ts';
+import type { Revision } from './pipeline/history.ts';
 import { decodeMetadata } from './pipeline/encoding.ts';
 import { parseFile, parseFileFast } from './pipeline/parse.ts';
 import type { MetadataFile } from './pipeline/parse.ts';
@@ -51,14 +41,8 @@ import { readMetadataTexts, scanMetadata } from './pipeline/scan.ts';
 import { compileValidators, validateFiles } from './pipeline/validate.ts';
 import { UsageError } from './errors.ts';
 import { withLock } from './locks.ts';
-
-/**
- * The outputs a build writes: each a planner from the checked archive to its files. Planned in
- * this order, each one's files sent to the writer threads before the next is planned: the API's
- * listings first, which a one-file edit changes most of, then the browser's pages, whose zip
- * members deflate while the rest is planned and written.
- */
-const PLANNERS: readonly Planner[] = [planApi, planBrowser, planBrowsable, planDownload, planOpenapi];
+import { renderFragment } from './outputs/fragment.ts';
+import { codeFile } from './project.ts';
 
 /** Progress of long work, for a terminal: which stage, and how far through it. */
 export type Progress = (stage: 'reading' | 'writing', done: number, total: number) => void;
@@ -72,6 +56,11 @@ export interface CheckOptions {
    * warnings are reported only on lines changed since it.
    */
   base?: string;
+  /**
+   * The change records' folder (changes/ beside the metadata): its records are checked, and with
+   * `base`, the pull request's changes against them. Undefined: records are not looked at.
+   */
+  changesDir?: string;
   /** Where digests are kept between runs; undefined: nowhere (always cold). */
   cacheDir?: string;
   /** Worker threads for the per-file stage; 0 does it in this thread. */
@@ -91,6 +80,8 @@ export interface CheckResult {
   archive?: Archive;
   /** Each group's and facility's rendered text, by metadata-relative path. */
   fragments: Map<string, Fragment>;
+  /** Each metadata file's digest key, by metadata-relative path (none on the reference path). */
+  inputs: Record<string, string>;
   cache: { hits: number; misses: number };
   /** Why the cache was cleared and the work done again without it, if it was. */
   recovered?: string;
@@ -100,7 +91,7 @@ export interface BuildOptions extends CheckOptions {
   outDir: string;
   /** Absolute, without a trailing slash (hosting/base-url.ts). */
   baseUrl: string;
-  /** Plan and compare with the output folder, writing nothing. */
+  /** Plan and decide, writing nothing. */
   dryRun?: boolean;
   /** Also write a .br and a .gz copy beside each file hosts compress (outputs/precompress.ts), for nginx. */
   precompress?: boolean;
@@ -109,10 +100,10 @@ export interface BuildOptions extends CheckOptions {
 export interface BuildResult extends CheckResult {
   /** Every file of the output, when the metadata is valid. */
   plans?: Plan[];
+  /** What the build does (or, on a dry run, would do) to each file of its output, and why. */
+  decision?: Decision;
   /** What was written, when the build wrote its output. */
   written?: WriteStats;
-  /** What a build would change, for a dry run. */
-  dryRun?: Comparison;
   /** Something the user should know about a build that succeeded (a previous output that could not be removed). */
   notices?: string[];
 }
@@ -128,187 +119,101 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   return recovering(options, buildOnce);
 }
 
-/**
- * Below this much of the archive's compact JSON, starting writer threads costs more than they
- * save: the output is some thirty times as large (the API's listings and pages, the download).
- */
-const THREADS_FROM = 1 << 20;
-
-/**
- * Threads to write the output in (write-threads.ts), one more than digest the files, for a large
- * archive: where the code runs compiled (worker threads run lib/), and some worker is asked for.
- * A writer waits on the disk for much of its time, and the zip's members deflated meanwhile cost
- * the writing nothing. On this project's 2-core machine, in alternate runs: with a third thread
- * that only deflated, the writing of a cold L build took 1.20-1.39 s against 1.40-1.52 s with two;
- * letting it write files too when no member waits (as here) took a rebuild's writing 0.39-0.44 s
- * against 0.45-0.47 s, and left a cold build's as it was.
- */
-function writerThreads(fragments: ReadonlyMap<string, Fragment>, workers: number): WriterThreads | undefined {
-  if (!RUNS_COMPILED || workers < 1) return undefined;
-  let bytes = 0;
-  for (const fragment of fragments.values())
-    bytes += fragment.compact instanceof Uint8Array ? fragment.compact.length : fragment.compact.size;
-  return bytes >= THREADS_FROM ? new WriterThreads(workers + 1) : undefined;
-}
-
 async function buildOnce(given: BuildOptions, cache: Cache): Promise<BuildResult> {
-  // An output reached through a symbolic link is built where the link points: replacing the
-  // folder there keeps the link, where replacing the link would leave the folder behind, stale.
-  const options = { ...given, outDir: realPath(given.outDir) };
-  // One build at a time writes an output: another would link files from it mid-swap, or publish
-  // a mix of two versions. A dry run writes nothing, and takes no lock.
+  // The output's own path: through the user's links (a dangling one too), so that a build into a
+  // link and one into its folder take the same lock and replace the same output.
+  const options = { ...given, outDir: outputPath(given.outDir) };
+  // One build at a time writes an output. A dry run writes nothing, and takes no lock.
   if (options.dryRun) return buildLocked(options, cache);
   return withLock(outputLock(options.outDir), { what: `the output folder ${given.outDir}`, ...waiting(options) }, () =>
     buildLocked(options, cache),
   );
 }
 
+/** Check → plan → decide → write: the pipeline, one step a line. */
 async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildResult> {
   const left = options.dryRun ? [] : await clearLeftovers(options.outDir);
   await assertReplaceable(options.outDir);
   const checked = await checkArchive(options, cache);
   if (!checked.archive) return checked;
-  // Started before planning: they write each output's files and deflate the zip's members while
-  // the rest is planned.
-  const threads = options.dryRun ? undefined : writerThreads(checked.fragments, options.workers ?? 0);
-  try {
-    return await planAndWrite(options, cache, checked, checked.archive, left, threads);
-  } finally {
-    await threads?.close();
-  }
-}
-
-/** Plans every output, and writes it into the output folder (or, on a dry run, compares it with it). */
-async function planAndWrite(
-  options: BuildOptions,
-  cache: Cache,
-  checked: CheckResult,
-  archive: Archive,
-  left: string[],
-  threads: WriterThreads | undefined,
-): Promise<BuildResult> {
-  const deflate: Deflate = threads
-    ? { member: (plan) => threads.deflate(plan.pieces, plan.size), blocks: (plan, known) => threads.blocks(plan.pieces, plan.size, known) }
-    : deflateHere();
-  const { batches, coming } = planOutputs(archive, checked.fragments, options, cache, deflate);
-  const previous = cache.manifest(options.outDir);
-  const known = cache.checksums();
-  if (options.dryRun) {
-    // The download's list and page are made of its files' checksums, read here from the plans.
-    const all = [...[...batches].flat(), ...(await coming.plans)];
-    const download = all.filter(isDownloadData);
-    const plans = [...all, ...downloadIndex(download, await checksumsOf(download, known))];
-    return { ...checked, plans, dryRun: await compareWithOutput(plans, options.outDir, previous) };
-  }
-  const spare = cache.spare(options.outDir);
-  const onProgress = options.onProgress;
-  // Each output's files are written while the next is planned. The download's checksums are taken
-  // as its files are written (or once they are), and its list and page are written last.
-  const written = await writePlans([], options.outDir, {
-    ...(previous ? { previous } : {}),
-    ...(spare ? { spare } : {}),
-    ...(onProgress ? { onFile: (done: number, total: number) => onProgress('writing', done, total) } : {}),
-    ...(threads ? { threads } : {}),
-    more: batches,
-    coming,
-    late: {
-      measured: isDownloadData,
-      known,
-      plans: (sums, all) => downloadIndex(all.filter(isDownloadData), sums),
-      count: (all) => (needsIndex(all.filter(isDownloadData)) ? INDEX_FILES.length : 0),
-    },
+  const previous = await readPreviousOutput(options.outDir);
+  const { plans, checksums } = await planAll(checked.archive, checked.fragments, options, cache, previous);
+  const inputs: BuildInputs = { fingerprint: pipelineFingerprint(), baseUrl: options.baseUrl, files: checked.inputs };
+  const decision = decide(plans, previous, inputs, inputName);
+  if (options.dryRun) return { ...checked, plans, decision };
+  const written = await writeOutput(decision, options.outDir, {
+    ...(previous ? { previousDir: previous.dir } : {}),
+    checksums,
+    ...(options.onProgress ? { onFile: (done: number, total: number) => options.onProgress?.('writing', done, total) } : {}),
   });
-  const { manifest, stats, notices, late } = written;
-  const plans = [...written.plans, ...written.coming, ...late];
-  cache.saveManifest(options.outDir, manifest);
-  cache.saveChecksums(checksumsKept(plans, previous, known));
-  const said = [...left, ...notices];
-  return { ...checked, plans, written: stats, ...(said.length > 0 ? { notices: said } : {}) };
+  saveManifest(options.outDir, { build: written.build, ...inputs, inputs: inputs.files, files: written.records });
+  const notices = [...left, ...written.notices];
+  return { ...checked, plans, decision, written: written.stats, ...(notices.length > 0 ? { notices } : {}) };
 }
 
 /**
- * Every file of every output, planned in memory as the batches are asked for, an output at a
- * time, but those made of others' checksums (downloadIndex, which are in the download and so never
- * precompressed), with their precompressed copies if asked for. The browser's zip is planned from
- * the browser's plans, its members made by `deflate` unless the cache has them, and comes once
- * they are.
+ * Every file of every output, planned in memory (outputs/registry.ts), with their precompressed
+ * copies if asked for: from the build's own texts, or on the reference path from texts rendered
+ * from whole objects. The download's checksums are those the previous output recorded for the same
+ * keys, or read from the plans.
  */
-function planOutputs(
+async function planAll(
   archive: Archive,
   fragments: ReadonlyMap<string, Fragment>,
   options: BuildOptions,
   cache: Cache,
-  deflate: Deflate,
-): { batches: Iterable<Plan[]>; coming: { paths: string[]; plans: Promise<Plan[]> } } {
-  if (options.reference) {
-    const files = referenceFiles(archive, options.baseUrl);
-    const plans = plansOf(options.precompress ? withReferenceCopies(files) : files);
-    return { batches: [plans], coming: { paths: [], plans: Promise.resolve([]) } };
-  }
-  // Placeholders hold a NUL character, which validation refuses in data, so a placeholder can only
-  // be one (a SpliceError here is a bug, never a reason to publish something else).
-  const input = { archive, fragments, baseUrl: options.baseUrl, recall: cache.recall };
-  // The zip, once the browser's files are planned and its members deflated.
-  let zipped: { resolve: (plans: Plan[]) => void; reject: (error: unknown) => void } = {
-    resolve: () => undefined,
-    reject: () => undefined,
+  previous: PreviousOutput | undefined,
+): Promise<{ plans: Plan[]; checksums: Map<string, string> }> {
+  const checksums = new Map<string, string>();
+  const recorded = recordedChecksums(previous);
+  const takeChecksums = (plans: readonly Plan[]) => {
+    for (const [file, sum] of checksumsOf(plans, recorded)) checksums.set(file, sum);
+    return checksums;
   };
-  const zip = new Promise<Plan[]>((resolve, reject) => (zipped = { resolve, reject }));
-  // Should something fail before it is awaited, the failure reported is that one.
-  zip.catch(() => undefined);
-  function* batches(): Iterable<Plan[]> {
-    for (const planner of PLANNERS) {
-      const plans = planner(input);
-      // The zip of the browser's files starts deflating the pages that changed (in the writer
-      // threads, or on the thread pool) while the other outputs are planned and written.
-      if (planner === planBrowser) planBrowserZip(plans, cache.deflated, deflate).then((plan) => zipped.resolve([plan]), zipped.reject);
-      // Each output's files are in folders of its own: none is another's copy (withCopies).
-      yield options.precompress ? withCopies(plans) : plans;
+  if (options.reference) {
+    const files = referenceOutputs({ archive, fragments: renderedFragments(archive), baseUrl: options.baseUrl });
+    const plans = plansOf(options.precompress ? withReferenceCopies(files) : files);
+    takeChecksums(plans.filter((plan) => plan.path.startsWith('download/')));
+    return { plans, checksums };
+  }
+  const input = {
+    archive,
+    fragments,
+    baseUrl: options.baseUrl,
+    recall: cache.recall,
+    kept: (file: string) => previousMembers(previous, file),
+    checksums: takeChecksums,
+  };
+  const plans = await planOutputs(input, options.precompress ? withCopies : undefined);
+  return { plans, checksums };
+}
+
+/** Every group's and facility's texts, rendered here from its whole object (the reference path's). */
+function renderedFragments(archive: Archive): Map<string, Fragment> {
+  const fragments = new Map<string, Fragment>();
+  for (const survey of archive.surveys) {
+    for (const release of survey.releases) {
+      for (const section of SECTIONS) {
+        for (const entry of rootsOf(release, section.kind)) {
+          const place = [survey.data.name, release.data.name];
+          fragments.set(entry.file.relative, renderFragment(section.kind, entry.data, place, entry.file.relative, entry.file.relative));
+        }
+      }
     }
   }
-  return { batches: batches(), coming: { paths: [BROWSER_ZIP], plans: zip } };
+  return fragments;
 }
 
-/**
- * Zip members deflated on the thread pool, each plan's bytes read whole here first, through one
- * buffer; a large member's blocks here (a build without writer threads is of a small archive).
- */
-function deflateHere(): Deflate {
-  const slot = newSlot();
-  const reader = new PieceReader(() => Promise.resolve(slot));
-  return {
-    member: (plan) => deflateMemberAsync(wholeBytes(reader, slot, plan.pieces, plan.size)),
-    blocks: (plan, known) => Promise.resolve(deflateBlocks(wholeBytes(reader, slot, plan.pieces, plan.size), new Set(known))),
-  };
-}
-
-/**
- * The checksums the next build may need, by plan key: of this build's download files, and of the
- * output this one replaced (`previous`), which the next build is staged in. Undoing an edit then
- * keeps that output's download files as they are, where not knowing their checksums would write
- * them again (192 MB of the L archive) to take them.
- */
-function checksumsKept(plans: readonly Plan[], previous: Manifest | undefined, known: ReadonlyMap<string, string>): Map<string, string> {
-  const kept = new Map(plans.filter(isDownloadData).map((p) => [p.key, known.get(p.key) ?? '']));
-  for (const [file, key] of Object.entries(previous?.files ?? {})) {
-    const sum = known.get(key);
-    if (sum !== undefined && isDownloadData({ path: file }) && !kept.has(key)) kept.set(key, sum);
-  }
-  return kept;
-}
-
-/** The download's checksum list and page, from its files' checksums (none on the reference path, which has them). */
-function downloadIndex(download: readonly Plan[], sums: ReadonlyMap<string, string>): Plan[] {
-  return needsIndex(download) ? planDownloadIndex(download, sums, sha256Hex) : [];
-}
-
-/** Whether the download's list and page are still to be made from these files' checksums. */
-function needsIndex(download: readonly Plan[]): boolean {
-  return download.length > 0 && !download.some((p) => p.path === SUMS_FILE);
-}
-
-function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+/** A metadata file as a reason names it: "catalogue group gama/dr4/StellarMasses". */
+function inputName(relative: string): string {
+  const placed = classify(relative);
+  if ('problem' in placed) return relative;
+  const described = FILE_KINDS.find((declaration) => declaration.kind === placed.kind)?.described ?? 'file';
+  const { survey, release, name } = placed.placement;
+  // A survey's or release's file is named by its folder, which is its place's last part already.
+  const place = [survey, release].filter((part): part is string => part !== undefined && part !== '');
+  if (name !== undefined && name !== place.at(-1)) place.push(name);
+  return `${described.replace(/^(a|an|the) /, '')} ${place.join('/') || relative}`;
 }
 
 // ---- Checking ---------------------------------------------------------------------------------------
@@ -336,7 +241,9 @@ async function checkArchive(options: CheckOptions, cache: Cache, render = true):
   const onProgress = options.onProgress;
   const digests = await digestAll(requests, cache, {
     workers: options.workers ?? 0,
-    render,
+    render: renderFragment,
+    workerScript: codeFile('digest-worker.js'),
+    rendering: render,
     ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
     ...(onProgress ? { onProgress: (done: number, total: number) => onProgress('reading', done, total) } : {}),
   });
@@ -364,7 +271,8 @@ async function checkArchive(options: CheckOptions, cache: Cache, render = true):
   }
   const present = new Set(requests.map((r) => r.relative));
   const result = await acrossFiles(options, diagnostics, parsed, valid, present, { cache, key: rulesKey.digest('hex') });
-  return { ...result, fragments, cache: { hits: cache.hits, misses: cache.misses } };
+  const inputs = Object.fromEntries(requests.map((r) => [r.relative, r.key]));
+  return { ...result, fragments, inputs, cache: { hits: cache.hits, misses: cache.misses } };
 }
 
 /**
@@ -385,8 +293,9 @@ async function acrossFiles(
   const ruled = passed ? [] : checkRules(assembled.archive, valid);
   if (memo && !passed && ruled.length === 0) memo.cache.saveRulesPassed(memo.key);
   let diagnostics = [...found, ...assembled.diagnostics, ...ruled];
+  let base: Revision | undefined;
   if (options.base) {
-    const base = await archiveAt(options.base, options.metadataDir);
+    base = await archiveAt(options.base, options.metadataDir);
     const changed = changedLines(parsed, base.texts);
     const isNew = (d: Diagnostic) => {
       const lines = changed.get(d.file);
@@ -396,6 +305,21 @@ async function acrossFiles(
     // Every parsed file counts as present, valid or not: a broken file has its own errors and
     // its ids have not gone anywhere.
     for (const d of comparePublishedIds(base.archive, assemble(parsed, present).archive)) diagnostics.push(d);
+  }
+  if (options.changesDir !== undefined) {
+    const { checkChanges } = await import('./changes/check.ts');
+    const against = base && options.base ? { base: { rev: options.base, ...base } } : {};
+    const shown = options.displayRoot ? { displayRoot: options.displayRoot } : {};
+    diagnostics.push(
+      ...(await checkChanges({
+        changesDir: options.changesDir,
+        metadataDir: options.metadataDir,
+        files: parsed,
+        present,
+        ...shown,
+        ...against,
+      })),
+    );
   }
   const failed = diagnostics.some((d) => d.severity === 'error');
   return { diagnostics, files: parsed, ...(failed ? {} : { archive: assembled.archive }) };
@@ -419,7 +343,7 @@ async function checkReference(options: CheckOptions): Promise<CheckResult> {
   }
   const validated = validateFiles(files, compileValidators());
   const result = await acrossFiles(options, [...diagnostics, ...validated.diagnostics], files, validated.valid, present);
-  return { ...result, fragments: new Map(), cache: { hits: 0, misses: 0 } };
+  return { ...result, fragments: new Map(), inputs: {}, cache: { hits: 0, misses: 0 } };
 }
 
 /** The text of a file that decoded when it was digested. */

@@ -7,12 +7,12 @@ import path from 'node:path';
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { build, check } from './build.ts';
 import type { BuildResult, CheckResult, Progress } from './build.ts';
-import type { Comparison } from './destination/compare.ts';
+import type { Decision, Step } from './destination/decide.ts';
 import { countBySeverity, formatGithub, formatJson, formatReport, printable, shown, strictly } from './diagnostics.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import { ArchiveSchemaError, EXIT, remedyFor } from './errors.ts';
 import { resolveBaseUrl } from './hosting/base-url.ts';
-import { DATA_TYPES, requestTarget } from './hosting/routes.ts';
+import { DATA_TYPES, requestTarget } from './site/routes.ts';
 import type { RunningServer } from './hosting/serve.ts';
 import { KINDS } from './kinds/registry.ts';
 import { defaultWorkers } from './pipeline/pool.ts';
@@ -23,6 +23,8 @@ const VERSION = (JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { version: st
 
 /** The cache lives with the dependencies, which Netlify keeps between builds. */
 export const DEFAULT_CACHE_DIR = 'node_modules/.cache/archive-schema';
+
+const CHANGES_HELP = 'change records folder (default: changes/ beside the metadata folder)';
 
 const DEFAULT_PORT = 8080;
 const DEFAULT_HOST = '127.0.0.1';
@@ -53,6 +55,7 @@ interface BuildFlags extends PipelineOptions {
   out: string;
   baseUrl?: string;
   dryRun?: boolean;
+  explain?: string[];
   precompress?: boolean;
   quiet?: boolean;
 }
@@ -73,12 +76,6 @@ function plural(n: number, word: string, many = `${word}s`): string {
 
 function sizeText(bytes: number): string {
   return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`;
-}
-
-/** A change of size, exact when it is small: an edit of one description moves a file by a few bytes. */
-function deltaText(bytes: number): string {
-  const sign = bytes < 0 ? '-' : '+';
-  return Math.abs(bytes) < 1e3 ? `${sign}${plural(Math.abs(bytes), 'byte')}` : `${sign}${sizeText(Math.abs(bytes))}`;
 }
 
 /**
@@ -104,23 +101,37 @@ function progressLine(write: (text: string) => void): { update: Progress; end: (
   };
 }
 
-/** What a build would change, one line per file, then the totals. */
-function formatDryRun(comparison: Comparison, out: string): string {
-  const width = Math.max(0, ...comparison.changes.map((c) => c.path.length));
-  const lines = comparison.changes.map(({ path: file, change, before, after }) => {
-    const size =
-      change === 'change'
-        ? `${sizeText(after ?? 0)} (${deltaText((after ?? 0) - (before ?? 0))})`
-        : sizeText((change === 'add' ? after : before) ?? 0);
-    return say`${change.padEnd(6)}  ${file.padEnd(width)}  ${size}\n`;
-  });
-  const count = (change: string) => comparison.changes.filter((c) => c.change === change).length;
+/** A step as one line: what, which file, its size where it is known, and why. */
+function stepLine(step: Step, width: number): string {
+  const size = step.action === 'remove' || step.plan.compression ? '' : sizeText(step.plan.size);
+  return `${step.action.padEnd(6)}  ${step.path.padEnd(width)}  ${size.padStart(8)}  ${step.reason}\n`;
+}
+
+/** What a build would do, a line per file it would write, link or remove (not those it keeps), then the totals. */
+function formatDryRun(decision: Decision, out: string): string {
+  const listed = decision.steps.filter((step) => step.action !== 'keep').sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const width = Math.max(0, ...listed.map((step) => step.path.length));
+  const count = (action: Step['action']) => decision.steps.filter((step) => step.action === action).length;
+  const bytes = decision.steps.reduce((n, step) => n + (step.action === 'write' ? step.plan.size : 0), 0);
   const summary =
-    comparison.changes.length === 0
-      ? say`A build would change nothing in ${out} (${plural(comparison.unchanged, 'file')}, ${sizeText(comparison.sizeAfter)}).`
-      : `A build would add ${plural(count('add'), 'file')}, change ${count('change')} and remove ${count('remove')}, leaving ${comparison.unchanged} as they are: ` +
-        say`${out} would go from ${sizeText(comparison.sizeBefore)} to ${sizeText(comparison.sizeAfter)}.`;
-  return `${lines.join('')}${summary} Nothing was written.\n`;
+    `A build would write ${plural(count('write'), 'file')} (${sizeText(bytes)}), link ${count('link')} to files of the same bytes, ` +
+    `keep ${count('keep')} unchanged and remove ${count('remove')} in ${out}. Nothing was written.`;
+  return `${listed.map((step) => stepLine(step, width)).join('')}${summary}\n`;
+}
+
+/** Each asked-for path's step (a folder's: every file in it), or that the build has no such file. */
+function formatExplained(decision: Decision, asked: readonly string[], out: string): string {
+  const prefix = `${out.replace(/\/+$/, '')}/`;
+  return asked
+    .map((given) => {
+      const wanted = given.startsWith(prefix) ? given.slice(prefix.length) : given.replace(/^\.\//, '');
+      const folder = `${wanted.replace(/\/+$/, '')}/`;
+      const steps = decision.steps.filter((step) => step.path === wanted || step.path.startsWith(folder));
+      if (steps.length === 0) return `${given}: not a file of this build's output, nor of the output it replaces\n`;
+      const width = Math.max(...steps.map((step) => step.path.length));
+      return steps.map((step) => stepLine(step, width)).join('');
+    })
+    .join('');
 }
 
 function formatBuilt(result: BuildResult, out: string, baseUrl: string, seconds: string): string {
@@ -129,8 +140,8 @@ function formatBuilt(result: BuildResult, out: string, baseUrl: string, seconds:
   const { warnings } = countBySeverity(result.diagnostics);
   // Warnings do not stop a build; `check` lists them.
   const note = warnings > 0 ? ` ${plural(warnings, 'warning')}: \`npm run check\` lists them.` : '';
-  // Reused: the same bytes as another response (ifs and spectra share the catalogues text) or as
-  // the previous build, hard-linked instead of written.
+  // Reused: the same bytes as the previous build's file, or as another response (ifs and spectra
+  // share the catalogues text), hard-linked instead of written.
   const reused = stats && stats.linked > 0 ? `, ${stats.linked} reused` : '';
   const cached = result.cache.hits > 0 ? ` (${result.cache.hits} read from the cache)` : '';
   return `Built ${files} files (${stats?.written ?? 0} written${reused}, ${sizeText(stats?.bytes ?? 0)}) from ${result.files.length} metadata files${cached}${say` into ${out} for ${baseUrl}`} in ${seconds} s.${note}\n`;
@@ -184,6 +195,9 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
     .showHelpAfterError('(run archive-schema --help for usage)');
 
   const resolve = (p: string) => path.resolve(io.cwd, p);
+  /** The change records' folder: as given, or changes/ beside the metadata folder. */
+  const changesDir = (opts: { metadata: string; changes?: string }) =>
+    opts.changes !== undefined ? resolve(opts.changes) : path.join(path.dirname(resolve(opts.metadata)), 'changes');
   // The progress line is the one thing that moves the cursor, with its own escapes.
   const progress = io.progress ? progressLine(given.stderr) : undefined;
   /** Ends the progress line, and says so if the cache had to be cleared on the way. */
@@ -227,15 +241,24 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
       .option('--quiet', 'list errors only (warnings are counted)')
       .option(
         '--base <rev>',
-        'git revision to compare with (e.g. origin/main): published ids must keep their meaning, and warnings are reported only on changed lines',
-      ),
+        'git revision to compare with (e.g. origin/main): published ids must keep their meaning, released data changes only as a recorded correction, the changes are in a new change record, and warnings are reported only on changed lines',
+      )
+      .option('--changes <dir>', CHANGES_HELP),
   ).action(
     async (
-      opts: { metadata: string; format: 'text' | 'github' | 'json'; strict?: boolean; quiet?: boolean; base?: string } & PipelineOptions,
+      opts: {
+        metadata: string;
+        format: 'text' | 'github' | 'json';
+        strict?: boolean;
+        quiet?: boolean;
+        base?: string;
+        changes?: string;
+      } & PipelineOptions,
     ) => {
       const result = await check({
         metadataDir: resolve(opts.metadata),
         displayRoot: io.cwd,
+        changesDir: changesDir(opts),
         ...(opts.base ? { base: opts.base } : {}),
         ...pipeline(opts),
       });
@@ -266,7 +289,11 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
           "absolute URL the site is served from (default: Netlify's URL for the deploy, else http://localhost:8080)",
         ),
       )
-      .option('--dry-run', 'write nothing; list what a build would add, change and remove in the output folder')
+      .option('--dry-run', 'write nothing; list the files a build would write, link and remove in the output folder, and why')
+      .option(
+        '--explain <path...>',
+        'say why each of these files of the output (or every file in these folders) is written, linked, kept or removed',
+      )
       .option(
         '--precompress',
         "also write a .gz and a .br copy beside each file a host compresses, for nginx's gzip_static and brotli_static (not for Netlify, which compresses at its edge)",
@@ -292,8 +319,9 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
       reportProblems(result.diagnostics, outcome, opts.quiet);
       return;
     }
-    if (result.dryRun) io.stdout(formatDryRun(result.dryRun, opts.out));
-    else io.stdout(formatBuilt(result, opts.out, baseUrl, ((Date.now() - started) / 1000).toFixed(1)));
+    if (opts.explain && result.decision) io.stdout(printable(formatExplained(result.decision, opts.explain, opts.out)));
+    if (opts.dryRun && result.decision) io.stdout(printable(formatDryRun(result.decision, opts.out)));
+    else if (!opts.dryRun) io.stdout(formatBuilt(result, opts.out, baseUrl, ((Date.now() - started) / 1000).toFixed(1)));
     for (const notice of result.notices ?? []) io.stderr(say`archive-schema: ${notice}\n`);
     setExit(EXIT.ok);
   });
@@ -394,7 +422,7 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
   };
   const importing = program
     .command('import')
-    .description('write what a file already says into the metadata: import columns | import region | import product');
+    .description('write what a file already says into the metadata: import columns | import region | import product | import tableset');
   importing
     .command('columns')
     .description("a FITS binary-table header, a VOTable's FIELDs or a CSV header → the columns of a table")
@@ -449,6 +477,33 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
       },
     );
 
+  importing
+    .command('tableset')
+    .description("a TAP service's VOSI tables document, or a VOTable of its TAP_SCHEMA → a catalogue group per VO schema")
+    .argument('<file>', "VOSI tables document (the service's /tables), or TAP_SCHEMA as a VOTable in TABLEDATA")
+    .requiredOption('--into <release folder>', 'the data release to add the groups to: metadata/SURVEY/RELEASE')
+    .option('--schema <name...>', 'the VO schemas to import (default: all but TAP_SCHEMA)')
+    .option('--metadata <dir>', 'metadata folder', 'metadata')
+    .option('--now <instant>', 'the instant to write as created and updated instead of the current time')
+    .action(async (source: string, opts: { into: string; schema?: string[]; metadata: string; now?: string }) => {
+      const [{ importTableset }, { nowInstant }] = await Promise.all([
+        import('./curation/import-tableset.ts'),
+        import('./curation/stamp.ts'),
+      ]);
+      const report = await importTableset({
+        metadataDir: resolve(opts.metadata),
+        displayRoot: io.cwd,
+        source: resolve(source),
+        into: opts.into,
+        ...(opts.schema ? { schemas: opts.schema } : {}),
+        now: opts.now ?? nowInstant(),
+      });
+      for (const line of report.lines) io.stdout(`${line}\n`);
+      if (report.notes.length > 0) io.stdout(formatReport(report.notes, 'See to these in the files.'));
+      io.stdout('Fill in what the service does not say (contacts, documentation), then run `npm run check`.\n');
+      setExit(EXIT.ok);
+    });
+
   program
     .command('stamp')
     .description('set updated on nodes changed since a revision, and created on new nodes')
@@ -473,6 +528,145 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
     });
 
   program
+    .command('diff')
+    .description(
+      'what changed in the metadata, matched by id: since the branch left the default branch (or --base), or between two folders',
+    )
+    .option('--metadata <dir>', 'metadata folder', 'metadata')
+    .option('--base <rev>', 'revision to compare with (default: the merge base of HEAD and the default branch)')
+    .option('--head <rev>', 'revision to compare (default: the working tree)')
+    .option('--from <dir>', 'a metadata folder to compare with (give --to too), instead of revisions')
+    .option('--to <dir>', 'the metadata folder to compare')
+    .addOption(new Option('--format <format>', 'report format').choices(['text', 'markdown', 'json']).default('text'))
+    .action(
+      async (opts: {
+        metadata: string;
+        base?: string;
+        head?: string;
+        from?: string;
+        to?: string;
+        format: 'text' | 'markdown' | 'json';
+      }) => {
+        const { appendJobSummary, diffMetadata, formatDiff } = await import('./changes/commands.ts');
+        const result = await diffMetadata({
+          metadataDir: resolve(opts.metadata),
+          displayRoot: io.cwd,
+          env: io.env,
+          ...(opts.base !== undefined ? { base: opts.base } : {}),
+          ...(opts.head !== undefined ? { head: opts.head } : {}),
+          ...(opts.from !== undefined ? { from: opts.from } : {}),
+          ...(opts.to !== undefined ? { to: opts.to } : {}),
+        });
+        if (result.problems.length > 0) {
+          reportProblems(result.problems, 'These files cannot be read, so nothing was compared; `check` lists every problem.');
+          return;
+        }
+        io.stdout(formatDiff(result, opts.format));
+        // In GitHub Actions, the run's page shows the Markdown too (on a pull request's checks).
+        const summary = io.env.GITHUB_STEP_SUMMARY;
+        if (summary) appendJobSummary(summary, result);
+        setExit(EXIT.ok);
+      },
+    );
+
+  const changes = program
+    .command('changes')
+    .description('change records kept beside the metadata (docs/changes.md): changes add | changes backfill');
+  changes
+    .command('add')
+    .description('record what changed since the base, with a one-line summary, in a new file in the change records folder')
+    .requiredOption('--summary <text>', 'one line saying what changed and why, for the changelog')
+    .option('--base <rev>', 'revision to compare with (default: the merge base of HEAD and the default branch)')
+    .option('--correction <reason>', 'mark the changes to released data as corrections, for this reason (published with them)')
+    .option('--date <instant>', "the record's date, instead of the newest stamped `updated` or the commit's (e.g. 2026-03-02T10:15:00Z)")
+    .option('--metadata <dir>', 'metadata folder', 'metadata')
+    .option('--changes <dir>', CHANGES_HELP)
+    .option('--dry-run', 'print the record; write nothing')
+    .action(
+      async (opts: {
+        summary: string;
+        base?: string;
+        correction?: string;
+        date?: string;
+        metadata: string;
+        changes?: string;
+        dryRun?: boolean;
+      }) => {
+        const { changesText, planRecord, writeRecord } = await import('./changes/commands.ts');
+        const result = await planRecord({
+          metadataDir: resolve(opts.metadata),
+          changesDir: changesDir(opts),
+          displayRoot: io.cwd,
+          env: io.env,
+          summary: opts.summary,
+          ...(opts.base !== undefined ? { base: opts.base } : {}),
+          ...(opts.correction !== undefined ? { correction: opts.correction } : {}),
+          ...(opts.date !== undefined ? { date: opts.date } : {}),
+        });
+        if ('problems' in result) {
+          reportProblems(result.problems, result.outcome);
+          return;
+        }
+        if ('nothing' in result) {
+          io.stdout(`${result.nothing}\n`);
+          setExit(EXIT.ok);
+          return;
+        }
+        const { plan } = result;
+        const marked =
+          opts.correction === undefined
+            ? ''
+            : plan.corrections > 0
+              ? ` ${plural(plan.corrections, 'change')} to released data marked as ${plan.corrections === 1 ? 'a correction' : 'corrections'}.`
+              : ' No change touches a released release, so none is marked as a correction.';
+        if (opts.dryRun) {
+          io.stdout(plan.text);
+          io.stdout(
+            `Would write ${plan.file} (${changesText(plan.changes)} since ${plan.base}, dated ${plan.date}).${marked} Nothing was written.\n`,
+          );
+        } else {
+          writeRecord(changesDir(opts), plan);
+          io.stdout(
+            `Wrote ${plan.file}: ${changesText(plan.changes)} since ${plan.base}, dated ${plan.date}.${marked} Commit it with the metadata.\n`,
+          );
+        }
+        setExit(EXIT.ok);
+      },
+    );
+  changes
+    .command('backfill')
+    .description("write a record for each past commit that changed the metadata, dated by the commit, from the repository's history")
+    .requiredOption('--since <rev>', 'the revision to start after (its metadata is the starting point)')
+    .option('--metadata <dir>', 'metadata folder', 'metadata')
+    .option('--changes <dir>', CHANGES_HELP)
+    .option('--dry-run', 'list the records it would write; write nothing')
+    .action(async (opts: { since: string; metadata: string; changes?: string; dryRun?: boolean }) => {
+      const { changesText, planBackfill, writeRecord } = await import('./changes/commands.ts');
+      const result = await planBackfill({
+        metadataDir: resolve(opts.metadata),
+        changesDir: changesDir(opts),
+        displayRoot: io.cwd,
+        since: opts.since,
+      });
+      if ('problems' in result) {
+        reportProblems(result.problems, result.outcome);
+        return;
+      }
+      for (const plan of result.plans) {
+        if (!opts.dryRun) writeRecord(changesDir(opts), plan);
+        io.stdout(
+          `${opts.dryRun ? 'Would write' : 'Wrote'} ${plan.file} for ${plan.commit.commit.slice(0, 7)}: ${changesText(plan.changes)}.\n`,
+        );
+      }
+      for (const { commit, why } of result.skipped) io.stdout(`Skipped ${commit.commit.slice(0, 7)} (${commit.date}), as ${why}.\n`);
+      const verb = opts.dryRun ? 'Would write' : 'Wrote';
+      io.stdout(
+        `${verb} ${plural(result.plans.length, 'record')} for the commits since ${opts.since}; skipped ${result.skipped.length}.${opts.dryRun ? ' Nothing was written.' : ''}\n`,
+      );
+      setExit(EXIT.ok);
+    });
+
+  program
     .command('routes')
     .description("print netlify.toml as the route table makes it; --check or --write it and nginx's script")
     .option('--file <file>', 'the netlify.toml to compare or write', 'netlify.toml')
@@ -490,7 +684,7 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
           printed: text,
           written: say`Wrote ${file}.\n`,
           matches: say`${file} matches the route table.\n`,
-          differs: say`${file} differs from the route table in src/hosting/routes.ts; run \`npm run routes\` and commit the result.\n`,
+          differs: say`${file} differs from the route table in src/site/routes.ts; run \`npm run routes\` and commit the result.\n`,
         }[outcome];
         if (outcome === 'differs') io.stderr(said);
         else io.stdout(said);

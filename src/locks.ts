@@ -8,7 +8,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, rmdirSync, statSy
 import os from 'node:os';
 import path from 'node:path';
 import { ArchiveSchemaError, EXIT } from './errors.ts';
-import { processRunning } from './destination/folder.ts';
+import { processRunning } from './processes.ts';
 
 /** How often a waiting build looks again. */
 const POLL_MS = 100;

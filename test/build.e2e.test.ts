@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { DEFAULT_BASE_URL, resolveBaseUrl } from '../src/hosting/base-url.ts';
 import { UsageError } from '../src/errors.ts';
 import { renderNetlifyToml } from '../src/hosting/netlify.ts';
-import { FIXTURE, PROJECT, cli, expectSameFiles, http, snapshotTree, tempdir, testdir, outputCount } from './helpers.ts';
+import { FIXTURE, PROJECT, besideOutput, cli, expectSameFiles, http, snapshotTree, tempdir, testdir, outputCount } from './helpers.ts';
 
 describe('archive-schema build', () => {
   test('writes the API and says what it did', async () => {
@@ -68,50 +68,50 @@ describe('archive-schema build', () => {
     expect(result.stderr).toMatch(/Nothing was written; dist was left as it was\.\n$/);
     const after = await snapshotTree(path.join(dir, 'dist'));
     expectSameFiles(after, before);
-    // No staging folder is left behind either.
-    const siblings = await snapshotTree(dir);
-    expect([...siblings.keys()].filter((f) => f.startsWith('.dist'))).toEqual([]);
+    // No build folder is left behind either.
+    expect(await besideOutput(dir)).toEqual([]);
   });
 
-  test('--dry-run lists what a build would add, change and remove, with sizes, and writes nothing', async () => {
+  test('--dry-run lists what a build would write, link and remove, with sizes and reasons, and writes nothing', async () => {
     const dir = await testdir();
     const first = await cli(['build', '--dry-run'], dir);
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^add {5}api\/schema\/1\/catalogues\.format-api\.html +[\d.]+ kB$/m);
-    const added =
-      /\nA build would add (\d+) files, change 0 and remove 0, leaving 0 as they are: dist would go from 0\.0 kB to [\d.]+ kB\. Nothing was written\.\n$/.exec(
+    expect(first.stdout).toMatch(/^write {3}api\/schema\/1\/catalogues\.format-api\.html +[\d.]+ kB {2}no previous output$/m);
+    const planned =
+      /\nA build would write (\d+) files \([\d.]+ kB\), link (\d+) to files of the same bytes, keep 0 unchanged and remove 0 in dist\. Nothing was written\.\n$/.exec(
         first.stdout,
       );
-    expect(added, first.stdout).not.toBeNull();
+    expect(planned, first.stdout).not.toBeNull();
     await expect(stat(path.join(dir, 'dist'))).rejects.toThrow();
     expect((await readdir(dir)).filter((name) => name.includes('dist'))).toEqual([]);
 
     expect((await cli(['build'], dir)).code).toBe(0);
     const before = await snapshotTree(path.join(dir, 'dist'));
     const files = await outputCount(path.join(dir, 'dist'));
-    expect(files).toBe(Number(added?.[1]));
-    expect((await cli(['build', '--dry-run'], dir)).stdout).toMatch(
-      new RegExp(`^A build would change nothing in dist \\(${files} files, [\\d.]+ kB\\)\\. Nothing was written\\.\\n$`),
+    expect(files).toBe(Number(planned?.[1]) + Number(planned?.[2]));
+    expect((await cli(['build', '--dry-run'], dir)).stdout).toBe(
+      `A build would write 0 files (0.0 kB), link 0 to files of the same bytes, keep ${files} unchanged and remove 0 in dist. Nothing was written.\n`,
     );
-    // An edit that adds a few bytes to the catalogues data; a survey that goes, with its files.
+    // An edit of one group; a survey that goes, with its files.
     const group = path.join(dir, 'metadata/alpha/dr1/catalogues/SpecCat.yaml');
     await writeFile(group, (await readFile(group, 'utf8')).replace('Unique ID', 'Unique GAMA ID'));
     await rm(path.join(dir, 'metadata/gamma'), { recursive: true });
-    // Without the cache, the bytes are compared with the output's.
-    for (const argv of [
-      ['build', '--dry-run'],
-      ['build', '--dry-run', '--no-cache'],
-    ]) {
-      const run = await cli(argv, dir);
-      expect(run.code).toBe(0);
-      expect(run.stdout).toMatch(/^change  api\/schema\/1\/catalogues\.format-api\.html +[\d.]+ kB \(\+5 bytes\)\n/m);
-      expect(run.stdout).toMatch(/^remove  api\/schema\/3\/index\.json +[\d.]+ kB\n/m);
-      expect(run.stdout).not.toMatch(/ api\/schema\/7\//);
-      expect(run.stdout).toMatch(
-        /\nA build would add 0 files, change \d+ and remove \d+, leaving \d+ as they are: dist would go from [\d.]+ kB to [\d.]+ kB\. Nothing was written\.\n$/,
-      );
-    }
+    const run = await cli(['build', '--dry-run'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /^write {3}api\/schema\/1\/catalogues\.format-api\.html +[\d.]+ kB {2}catalogue group alpha\/dr1\/SpecCat changed$/m,
+    );
+    expect(run.stdout).toMatch(/^remove {2}api\/schema\/3\/index\.json {12,} no longer built$/m);
+    // Files of the survey left as it was are kept, and not listed.
+    expect(run.stdout).not.toMatch(/ api\/schema\/7\//);
+    expect(run.stdout).toMatch(
+      /\nA build would write \d+ files \([\d.]+ kB\), link \d+ to files of the same bytes, keep \d+ unchanged and remove \d+ in dist\. Nothing was written\.\n$/,
+    );
     expectSameFiles(await snapshotTree(path.join(dir, 'dist')), before);
+    // --explain says it of one file, or of every file in a folder, kept ones too.
+    const explained = await cli(['build', '--dry-run', '--explain', 'dist/api/schema/7/index.json', 'download/'], dir);
+    expect(explained.stdout).toMatch(/^keep {4}api\/schema\/7\/index\.json +[\d.]+ kB {2}unchanged since the last build$/m);
+    expect(explained.stdout).toMatch(/^write {3}download\/SHA256SUMS +[\d.]+ kB {2}its text changed \(since the last build: /m);
     // Invalid metadata: the report, exit 1, as check gives them.
     await writeFile(group, 'id: 20\nname: SpecCat\n  broken: [\n');
     const invalid = await cli(['build', '--dry-run'], dir);
@@ -200,7 +200,7 @@ describe('archive-schema build', () => {
     const built = await snapshotTree(path.join(dir, 'site/dist'));
     const cold = await snapshotTree(path.join(dir, 'cold'));
     expectSameFiles(built, cold);
-    expect((await readdir(path.join(dir, 'site'))).filter((name) => name.includes('dist'))).toEqual(['dist']);
+    expect(await besideOutput(path.join(dir, 'site'))).toEqual([]);
   });
 
   test('a write the disk refuses stops the build: exit 2, the file named, the output as it was', async () => {
@@ -219,7 +219,7 @@ describe('archive-schema build', () => {
     expect(run.status).toBe(2);
     const after = await snapshotTree(path.join(dir, 'dist'));
     expectSameFiles(after, before);
-    expect((await readdir(dir)).filter((name) => name.includes('dist'))).toEqual(['dist']);
+    expect(await besideOutput(dir)).toEqual([]);
   });
 
   test('a build clears what stopped builds left beside the output, and puts a moved-aside output back', async () => {
@@ -238,7 +238,7 @@ describe('archive-schema build', () => {
     const text = await readFile(target, 'utf8');
     await writeFile(target, 'id: 20\nname: SpecCat\n  broken: [\n');
     expect((await cli(['build'], dir)).code).toBe(1);
-    expect((await readdir(dir)).filter((name) => name.includes('dist')).sort()).toEqual([`.dist-new-${process.pid}-d4e5f6`, 'dist']);
+    expect(await besideOutput(dir)).toEqual([`.dist-new-${process.pid}-d4e5f6`]);
     const restored = await snapshotTree(path.join(dir, 'dist'));
     expectSameFiles(restored, before);
     await writeFile(target, text);
@@ -363,7 +363,7 @@ describe('resolveBaseUrl', () => {
 });
 
 describe('netlify.toml', () => {
-  test('is what the route table makes (run `npm run routes` after changing src/hosting/routes.ts)', async () => {
+  test('is what the route table makes (run `npm run routes` after changing src/site/routes.ts)', async () => {
     expect(await readFile(path.join(PROJECT, 'netlify.toml'), 'utf8')).toBe(renderNetlifyToml());
   });
 
@@ -383,41 +383,48 @@ describe('netlify.toml', () => {
     const stale = await cli(['routes', '--check'], dir);
     expect(stale.code).toBe(1);
     expect(stale.stderr).toBe(
-      'netlify.toml differs from the route table in src/hosting/routes.ts; run `npm run routes` and commit the result.\n',
+      'netlify.toml differs from the route table in src/site/routes.ts; run `npm run routes` and commit the result.\n',
     );
   });
 
-  test('its cache plugin restores the build cache first and saves it last, without the spare outputs', async () => {
+  test('its plugin restores the build cache first, saves it last, and hands the deploy the output as a folder', async () => {
     type Hook = (options: {
       utils: { cache: { restore: (p: string) => Promise<void>; save: (p: string) => Promise<void> } };
+      constants: { PUBLISH_DIR: string };
     }) => Promise<void>;
     const plugin = (await import(path.join(PROJECT, 'netlify/plugins/archive-schema-cache/index.js'))) as {
       onPreBuild: Hook;
       onPostBuild: Hook;
     };
-    const dir = await tempdir();
+    const dir = await testdir();
     const cache = 'node_modules/.cache/archive-schema';
     const calls: string[] = [];
     const utils = {
       cache: {
-        restore: async (p: string) => {
+        restore: (p: string) => {
           calls.push(`restore ${p}`);
-          // What Netlify brings back, as a build would leave it.
-          for (const folder of ['digests', 'spares/0123']) await mkdir(path.join(dir, p, folder), { recursive: true });
+          return Promise.resolve();
         },
         save: async (p: string) => {
-          calls.push(`save ${p}: ${(await readdir(path.join(dir, p))).join(', ')}`);
+          calls.push(`save ${p}: ${(await readdir(path.join(dir, p))).sort().join(', ')}`);
         },
       },
     };
+    const constants = { PUBLISH_DIR: path.join(dir, 'dist') };
+    await plugin.onPreBuild({ utils, constants });
+    expect((await cli(['build'], dir)).code).toBe(0);
+    const built = await snapshotTree(path.join(dir, 'dist'));
+    expect((await lstat(path.join(dir, 'dist'))).isSymbolicLink()).toBe(true);
     const cwd = process.cwd();
     process.chdir(dir);
     try {
-      await plugin.onPreBuild({ utils });
-      await plugin.onPostBuild({ utils });
+      await plugin.onPostBuild({ utils, constants });
     } finally {
       process.chdir(cwd);
     }
-    expect(calls).toEqual([`restore ${cache}`, `save ${cache}: digests`]);
+    expect(calls).toEqual([`restore ${cache}`, `save ${cache}: digests, recalled, rules-passed, scans`]);
+    // A folder now, with every file the build wrote.
+    expect((await lstat(path.join(dir, 'dist'))).isDirectory()).toBe(true);
+    expectSameFiles(await snapshotTree(path.join(dir, 'dist')), built);
   });
 });

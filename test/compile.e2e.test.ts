@@ -87,21 +87,21 @@ test('compiles when lib/ is missing or a source changed, and leaves lib/ alone o
   expect(bundled.stdout).toBe(`${pathToFileURL(path.join(dir, 'lib/pipeline/validators.cjs')).href}\n`);
   const first = await mtime(stamp);
   const benchFirst = await mtime(benchStamp);
-  const routes = await mtime(path.join(dir, 'lib/hosting/routes.js'));
+  const routes = await mtime(path.join(dir, 'lib/site/routes.js'));
 
   // Nothing changed: no compile.
   expect(compile(dir, '--check')).toMatchObject({ status: 0, stdout: '' });
   expect(compile(dir)).toMatchObject({ status: 0, stdout: '', stderr: '' });
   expect(await mtime(stamp)).toBe(first);
   expect(await mtime(benchStamp)).toBe(benchFirst);
-  expect(await mtime(path.join(dir, 'lib/hosting/routes.js'))).toBe(routes);
+  expect(await mtime(path.join(dir, 'lib/site/routes.js'))).toBe(routes);
 
   // An edited source is seen (--check says so, compiling nothing); with its old time back, it is not.
-  const edited = path.join(dir, 'src/hosting/routes.ts');
+  const edited = path.join(dir, 'src/site/routes.ts');
   const original = await readFile(edited, 'utf8');
   const { atime, mtime: time } = await stat(edited);
   await writeFile(edited, `${original}\nexport const EDITED = 'edited';\n`);
-  expect(compile(dir, '--check')).toMatchObject({ status: 1, stdout: 'lib/ is older than src/hosting/routes.ts\n' });
+  expect(compile(dir, '--check')).toMatchObject({ status: 1, stdout: 'lib/ is older than src/site/routes.ts\n' });
   await writeFile(edited, original);
   await utimes(edited, atime, time);
   expect(compile(dir, '--check')).toMatchObject({ status: 0, stdout: '' });
@@ -119,7 +119,7 @@ test('compiles when lib/ is missing or a source changed, and leaves lib/ alone o
   expect(await readFile(path.join(dir, 'bench/lib/added.js'), 'utf8')).toContain("export const ADDED = 'added';");
   expect(await mtime(benchStamp)).toBeGreaterThan(benchFirst);
   expect(await mtime(stamp)).toBe(first);
-  expect(await mtime(path.join(dir, 'lib/hosting/routes.js'))).toBe(routes);
+  expect(await mtime(path.join(dir, 'lib/site/routes.js'))).toBe(routes);
   expect(compile(dir, '--check')).toMatchObject({ status: 0, stdout: '' });
   await rename(path.join(dir, 'bench/added.ts'), path.join(dir, 'bench/renamed.ts'));
   expect(compile(dir, '--check')).toMatchObject({ status: 1, stdout: 'bench/lib/ is older than bench\n' });

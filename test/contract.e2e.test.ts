@@ -9,7 +9,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parseAllHeaders } from '@netlify/headers-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newAjv } from '../src/pipeline/ajv.ts';
-import { compressible, isBrowserFile } from '../src/hosting/routes.ts';
+import { compressible, isBrowserFile } from '../src/site/routes.ts';
 import { surveyPath } from '../src/outputs/browser/pages/places.ts';
 import { CONTENT_SECURITY_POLICY } from '../src/outputs/browser/pages/shell.ts';
 import { PROJECT, SKIP_NGINX, cli, http, nginxSite, outputCount, serveSite, snapshotTree, testdir } from './helpers.ts';

@@ -12,7 +12,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DOCUMENTS, DOCUMENT_TYPES, requestTarget } from '../src/hosting/routes.ts';
+import { DOCUMENTS, DOCUMENT_TYPES, requestTarget } from '../src/site/routes.ts';
 import { PROJECT, cli, edit, http, serveSite, tempdir, testdir } from './helpers.ts';
 import { extnameText } from '../src/outputs/vo/listings.ts';
 import { HOSTILE_TEXT, PRODUCT_FILES, SAMI_FILE } from './products-fixture.ts';

@@ -6,7 +6,7 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, cp, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, readFile, readdir, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { generateArchive } from '../bench/synthetic.ts';
@@ -77,9 +77,15 @@ async function treeHash(dir: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** What builds keep beside an output while they run: staging folders, an old output moved aside, the lock. */
+/**
+ * What builds keep beside an output while they run, and stopped ones leave: their folders but the one
+ * the output's path leads to, an old output moved aside, the lock.
+ */
 async function besideOutput(dir: string, name = 'out'): Promise<string[]> {
-  return (await readdir(dir)).filter((n) => n.startsWith(`.${name}-new-`) || n.startsWith(`.${name}-old-`) || n === `.${name}.lock`);
+  const live = await readlink(path.join(dir, name)).catch(() => undefined);
+  return (await readdir(dir)).filter(
+    (n) => (/^\.[\w.-]+-(build|new|old|link)-\d+-/.test(n) && n.startsWith(`.${name}-`) && n !== live) || n === `.${name}.lock`,
+  );
 }
 
 async function writeTree(root: string, files: Map<string, string>): Promise<void> {
@@ -287,8 +293,8 @@ describe.skipIf(!CAN_MOUNT)('a full disk', () => {
    */
   /**
    * Builds, fills the file system of the output or the cache but `free` bytes, edits a catalogue
-   * group and builds again. The fixture by default; the synthetic S archive, whose output the
-   * writer threads write (it is over their size), in a file system of `size` for its 70 MB.
+   * group and builds again. The fixture by default; the synthetic S archive, whose output is
+   * larger (70 MB, many files written at once), in a file system of 160 MB.
    */
   async function fullDisk(
     where: 'output' | 'cache',
@@ -315,14 +321,16 @@ describe.skipIf(!CAN_MOUNT)('a full disk', () => {
       'set -u',
       `mount -t tmpfs -o size=${archive === 'S' ? '160m' : '2m'} tmpfs mnt`,
       `${build} > /dev/null || exit 90`,
-      'sums() { find out mnt/out -type f 2>/dev/null | LC_ALL=C sort | xargs sha256sum; }',
+      // The output's path is a link to its build's folder: followed.
+      'sums() { find -L out mnt/out -type f 2>/dev/null | LC_ALL=C sort | xargs sha256sum; }',
       'sums > before',
       `sed -i 's/^description: \\(.*\\)$/description: \\1 Revised./' ${group}`,
       `dd if=/dev/zero of=mnt/fill bs=4k 2> /dev/null; truncate -s -${free} mnt/fill`,
       `${build} > /dev/null 2> stderr; echo $? > code`,
       'rm mnt/fill',
       'sums > after',
-      'ls -A mnt | grep -v -x -e out -e cache > left || true',
+      // What is left beside the output but the output, the folder it leads to and its record.
+      'ls -A mnt | grep -v -x -e out -e cache -e .out.manifest.json -e "$(readlink mnt/out || echo out)" > left || true',
     ].join('\n');
     const shell = spawnSync('unshare', ['-rm', 'sh', '-c', script], { cwd: dir, encoding: 'utf8' });
     expect(shell.status, shell.stderr).toBe(0);
@@ -359,7 +367,7 @@ describe.skipIf(!CAN_MOUNT)('a full disk', () => {
     expect(result.left).toBe('');
   });
 
-  test('under the output of an archive the writer threads write, 8k bytes free: exit 2, what to do, the output as it was', async () => {
+  test('under the output of the synthetic S archive, 8k bytes free: exit 2, what to do, the output as it was', async () => {
     const result = await fullDisk('output', '8k', 'S');
     expect(result.stderr).toMatch(
       /^archive-schema: cannot write \S+ of the output: ENOSPC: no space left on device, write; .*\/mnt\/out was left as it was; free some space and build again\n$/,
@@ -397,13 +405,13 @@ describe.skipIf(!CAN_DROP)('an old output that cannot be removed', () => {
     const second = build();
     expect(second.status, second.stderr).toBe(0);
     expect(second.stderr).toMatch(
-      /^archive-schema: the new output is in place, but the previous one, moved to \S+\/\.out-old-\S+, could not be removed \(EACCES: permission denied, \S+ '\S+'\); the next build tries again, or remove it yourself\n$/,
+      /^archive-schema: the new output is in place, but the previous one, at \S+\/\.out-build-\S+, could not be removed \(EACCES: permission denied, \S+ '\S+'\); the next build tries again, or remove it yourself\n$/,
     );
     expect(await readFile(path.join(dir, 'out/api/schema/data_type/catalogues.json'), 'utf8')).toContain('Revised.');
     // The next build says so again, until someone removes it.
     const third = build();
     expect(third.status).toBe(0);
-    expect(third.stderr).toMatch(/\.out-old-\S+, left by an earlier build, could not be removed \(EACCES: permission denied/);
-    for (const old of (await readdir(dir)).filter((n) => n.startsWith('.out-old-'))) await chmod(path.join(dir, old, 'api'), 0o755);
+    expect(third.stderr).toMatch(/\.out-build-\S+, left by an earlier build, could not be removed \(EACCES: permission denied/);
+    for (const old of (await readdir(dir)).filter((n) => n.startsWith('.out-build-'))) await chmod(path.join(dir, old, 'api'), 0o755);
   });
 });

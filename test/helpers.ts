@@ -3,7 +3,7 @@
 
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { chmod, chown, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, cp, mkdir, mkdtemp, readFile, readdir, readlink, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -119,6 +119,8 @@ export async function snapshotTree(dir: string): Promise<Map<string, Buffer>> {
     for (const entry of (await readdir(path.join(dir, sub), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const rel = path.join(sub, entry.name);
       if (entry.isDirectory()) await walk(rel);
+      // A link as where it points (an output's path is a link to its build's folder).
+      else if (entry.isSymbolicLink()) out.set(rel, Buffer.from(`-> ${await readlink(path.join(dir, rel))}`));
       else out.set(rel, await readFile(path.join(dir, rel)));
     }
   };
@@ -199,10 +201,6 @@ export const SKIP_NGINX = process.env.ARCHIVE_SCHEMA_SKIP_NGINX === '1';
  */
 export async function nginxSite(dist: string): Promise<{ origin: string; stop: () => Promise<void> }> {
   const prefix = await tempdir();
-  const port = await freePort();
-  const config = path.join(prefix, 'nginx.conf');
-  const printed = await runNode(['bin/archive-schema.js', 'nginx', '--root', dist, '--listen', `127.0.0.1:${port}`, '--standalone']);
-  await writeFile(config, printed);
   const root = process.getuid?.() === 0;
   if (root) {
     // nobody reads the site and writes under the prefix; the temporary folders above are private.
@@ -211,7 +209,18 @@ export async function nginxSite(dist: string): Promise<{ origin: string; stop: (
   }
   const command = root ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', 'nginx'] : ['nginx'];
   const [bin = 'nginx', ...args] = command;
-  execFileSync(bin, [...args, '-p', prefix, '-c', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const config = path.join(prefix, 'nginx.conf');
+  // nginx takes its port from the configuration, not from the system: the port found free may be
+  // taken by another test before nginx binds it, and then nginx is started again on another.
+  let port: number;
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort();
+    const printed = await runNode(['bin/archive-schema.js', 'nginx', '--root', dist, '--listen', `127.0.0.1:${port}`, '--standalone']);
+    await writeFile(config, printed);
+    const started = spawnSync(bin, [...args, '-p', prefix, '-c', config], { encoding: 'utf8' });
+    if (started.status === 0) break;
+    if (attempt === 5 || !started.stderr.includes('Address already in use')) throw new Error(`nginx did not start: ${started.stderr}`);
+  }
   const pid = Number((await readFile(path.join(prefix, 'nginx.pid'), 'utf8')).trim());
   return {
     origin: `http://127.0.0.1:${port}`,
@@ -266,4 +275,16 @@ export function unpackZip(zip: string, into: string): void {
     },
   );
   expect(run.status, run.stderr).toBe(0);
+}
+
+/**
+ * What sits beside an output besides the output itself: its path `name` (a link), the folder it
+ * leads to and the record of its build are left out; what is left is what stopped or failed
+ * builds left behind.
+ */
+export async function besideOutput(dir: string, name = 'dist'): Promise<string[]> {
+  const live = await readlink(path.join(dir, name)).catch(() => undefined);
+  return (await readdir(dir))
+    .filter((entry) => entry.includes(name) && entry !== name && entry !== live && entry !== `.${name}.manifest.json`)
+    .sort();
 }

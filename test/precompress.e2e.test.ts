@@ -7,8 +7,8 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
-import { MARKER } from '../src/destination/folder.ts';
-import { precompressible } from '../src/hosting/routes.ts';
+import { MARKER } from '../src/destination/output.ts';
+import { precompressible } from '../src/site/routes.ts';
 import { cli, edit, expectSameFiles, snapshotTree, testdir } from './helpers.ts';
 
 const GROUP = 'metadata/alpha/dr1/catalogues/SpecCat.yaml';
@@ -152,36 +152,33 @@ describe('build --precompress', () => {
     expect(await marker()).toBe(one);
   });
 
-  test('--dry-run lists the copies a build would add, change and remove, with their sizes', async () => {
+  test('--dry-run lists the copies a build would write and remove, and why', async () => {
     const dir = await testdir();
     const dist = path.join(dir, 'dist');
     const listed = (stdout: string) =>
-      [...stdout.matchAll(/^(add|change|remove) +(\S+) +([\d.]+ [kM]B)/gm)].map(([, change = '', file = '', size = '']) => ({
-        change,
+      [...stdout.matchAll(/^(write|link|remove) +(\S+) +(?:[\d.]+ [kM]B)? +(.+)$/gm)].map(([, action = '', file = '', reason = '']) => ({
+        action,
         file,
-        size,
+        reason,
       }));
-    const kB = (bytes: number) => `${(bytes / 1e3).toFixed(1)} kB`;
     await build(dir);
     const adding = listed(await build(dir, '--precompress', '--dry-run'));
     await build(dir, '--precompress');
     const pre = await files(dist);
-    // Exactly the copies, at the sizes the build then wrote.
-    expect(adding.map((c) => c.change)).toEqual(adding.map(() => 'add'));
+    // Exactly the copies: each new, or linked to a copy of the same bytes.
     expect(adding.map((c) => c.file)).toEqual(copiesOf(pre));
-    expect(adding.map((c) => c.size)).toEqual(adding.map((c) => kB(pre.get(c.file)?.length ?? -1)));
+    for (const c of adding)
+      expect(c.action === 'write' ? c.reason === 'new file' : c.reason.startsWith('same bytes as '), c.file).toBe(true);
     expect(listed(await build(dir, '--dry-run'))).toEqual(
-      copiesOf(pre).map((file) => ({ change: 'remove', file, size: kB(pre.get(file)?.length ?? -1) })),
+      copiesOf(pre).map((file) => ({ action: 'remove', file, reason: 'no longer built' })),
     );
-    // After an edit, with or without the cache's record of the output, only the changed files' copies change.
+    // After an edit, only the copies of the files written again are written again.
     await edit(dir, GROUP, (text) => text.replace('Unique ID', 'Unique GAMA ID'));
-    for (const flags of [[], ['--no-cache']]) {
-      const changes = listed(await build(dir, '--precompress', '--dry-run', ...flags));
-      const copies = changes.filter((c) => COPY.test(c.file) && !c.file.startsWith('download/')).map((c) => `${c.change} ${c.file}`);
-      // A file gets copies only from the host's smallest compressed size up: judged by its size before the edit.
-      const sources = changes.filter((c) => precompressible(c.file, pre.get(c.file)?.length ?? 0)).map((c) => c.file);
-      expect(sources.length).toBeGreaterThan(0);
-      expect(copies).toEqual(sources.flatMap((file) => [`change ${file}.br`, `change ${file}.gz`]));
-    }
+    const changes = listed(await build(dir, '--precompress', '--dry-run')).filter((c) => c.action !== 'remove');
+    const copies = changes.filter((c) => COPY.test(c.file) && !c.file.startsWith('download/')).map((c) => c.file);
+    // A file gets copies only from the host's smallest compressed size up: judged by its size before the edit.
+    const sources = changes.filter((c) => precompressible(c.file, pre.get(c.file)?.length ?? 0)).map((c) => c.file);
+    expect(sources.length).toBeGreaterThan(0);
+    expect(copies).toEqual(sources.flatMap((file) => [`${file}.br`, `${file}.gz`]));
   });
 });

@@ -1,4 +1,4 @@
-// `archive-schema serve` compresses as the compression rule says (src/hosting/routes.ts,
+// `archive-schema serve` compresses as the compression rule says (src/site/routes.ts,
 // COMPRESSION), asked over real HTTP: the fixture archive is built with the real CLI, precompressed
 // copies that can be told apart from what serve would make are planted beside some of its files,
 // and `serve --port 0` runs in a child process. Every answer is looked at as a client sees it: the

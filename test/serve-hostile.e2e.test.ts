@@ -50,11 +50,17 @@ let markerText = '';
 let passwd: string | undefined;
 /** A survey id the build has, and one it has not, whose folder is a link out of the site. */
 let survey = '';
+/** The built site the server serves. */
+let dist = '';
 const OUTSIDE_ID = '987654321';
+/** A file in the site, its bytes at first and after a rebuild (the same length, other bytes). */
+const RESUMABLE = 'resumable.txt';
+const RESUMABLE_FIRST = 'the first version of a download, long enough to be resumed part way\n'.repeat(40);
+const RESUMABLE_SECOND = RESUMABLE_FIRST.toUpperCase();
 
 beforeAll(async () => {
   const dir = await testdir();
-  const dist = path.join(dir, 'dist');
+  dist = path.join(dir, 'dist');
   await promisify(execFile)(process.execPath, [BIN, 'build', '--metadata', path.join(dir, 'metadata'), '--out', dist, '--no-cache'], {
     cwd: dir,
   });
@@ -86,6 +92,8 @@ beforeAll(async () => {
   await mkdir(path.join(dist, '.git'));
   await writeFile(path.join(dist, '.git/config'), `${SECRET} (.git/config)\n`);
   await writeFile(path.join(dist, 'api/.hidden'), `${SECRET} (api/.hidden)\n`);
+  // A download a client resumes, which a later build changes.
+  await writeFile(path.join(dist, RESUMABLE), RESUMABLE_FIRST);
 
   // Vitest sets NODE_ENV=test, under which libraries may keep their errors to themselves; the server
   // runs here as a user runs it.
@@ -541,6 +549,117 @@ describe('hostile headers change nothing about what is served', () => {
     const r = await ask('GET', target, headers);
     expectStatus(r.status, status, `GET ${target}`);
     await expectAlive();
+  });
+});
+
+// ---- conditional requests ------------------------------------------------------------------------
+
+// If-Range (RFC 9110, 13.1.5): the range only while the file is the one the client validated, with
+// its strong ETag; otherwise the whole file, 200. Answering 206 to a validator that no longer
+// matches spliced the start of one version to the end of another in a resumed download.
+describe('a range with If-Range is sent only while the file is unchanged', () => {
+  let etag = '';
+  beforeAll(async () => {
+    const r = await ask('GET', `/${RESUMABLE}`);
+    expect(r.body).toBe(RESUMABLE_FIRST);
+    etag = r.headers.etag ?? '';
+    expect(etag).toMatch(/^"[^"]+"$/);
+  });
+  const ranged = (ifRange: string) => ask('GET', `/${RESUMABLE}`, { Range: 'bytes=100-199', 'If-Range': ifRange });
+
+  test("with the file's ETag: 206 and the range", async () => {
+    const r = await ranged(etag);
+    expect(r.status).toBe(206);
+    expect(r.headers['content-range']).toBe(`bytes 100-199/${RESUMABLE_FIRST.length}`);
+    expect(r.body).toBe(RESUMABLE_FIRST.slice(100, 200));
+  });
+
+  test.each([
+    ['an ETag the file never had', () => '"0123456789abcdef"'],
+    ["the weak form of the file's ETag (a weak validator never matches If-Range)", () => `W/${etag}`],
+    ['a date (no file answer has a Last-Modified for it to match)', () => new Date(Date.now() + 86_400_000).toUTCString()],
+    ['a date long past', () => 'Thu, 01 Jan 1970 00:00:00 GMT'],
+    ["the ETag of the file's gzip answer, which names other bytes", () => `${etag.slice(0, -1)}-gzip"`],
+    ['something that is neither', () => 'bogus'],
+  ])('with %s: 200 and the whole file', async (_name, ifRange) => {
+    const r = await ranged(ifRange());
+    expect(r.status).toBe(200);
+    expect(r.headers['content-range']).toBeUndefined();
+    expect(r.headers['last-modified']).toBeUndefined();
+    expect(r.body).toBe(RESUMABLE_FIRST);
+    await expectAlive();
+  });
+
+  test('If-Range without a Range is ignored: 200 and the whole file', async () => {
+    const r = await ask('GET', `/${RESUMABLE}`, { 'If-Range': '"0123456789abcdef"' });
+    expect(r.status).toBe(200);
+    expect(r.body).toBe(RESUMABLE_FIRST);
+  });
+
+  test('a download resumed after the file changed gets the new file whole, never two versions spliced', async () => {
+    await writeFile(path.join(dist, RESUMABLE), RESUMABLE_SECOND);
+    try {
+      const r = await ranged(etag);
+      expect(r.status).toBe(200);
+      expect(r.headers['content-range']).toBeUndefined();
+      expect(r.body).toBe(RESUMABLE_SECOND);
+      expect(r.headers.etag).not.toBe(etag);
+      // Resumed again with the new ETag, the range is of the new file.
+      const again = await ranged(r.headers.etag ?? '');
+      expect(again.status).toBe(206);
+      expect(again.body).toBe(RESUMABLE_SECOND.slice(100, 200));
+    } finally {
+      await writeFile(path.join(dist, RESUMABLE), RESUMABLE_FIRST);
+    }
+  });
+});
+
+// ---- requests that are complete but unreadable -------------------------------------------------------
+
+/** Every answer in what came back: a second status line would be a second answer to one request. */
+const statusLines = (body: string, r: RawResult) => [r.status, ...[...body.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]))];
+
+describe('a request that cannot be read is answered once, 400, and the connection closed', () => {
+  // Node's parser takes a request line with no version for an HTTP/0.9 request and waits for
+  // headers that never come: the connection stayed open, with no answer, until a timeout.
+  test.each([
+    ['GET / with no version, and nothing after it', 'GET /\r\n', 'Bad Request\n'],
+    ['a version-less line ending in LF alone', 'GET /index.html\n', 'Bad Request\n'],
+    ['a version-less line after empty lines', '\r\n\r\nGET /\r\n', 'Bad Request\n'],
+    ['a version-less HEAD', 'HEAD /\r\n', ''],
+  ])('%s', async (_name, bytes, body) => {
+    const r = await raw(bytes);
+    expect(r.answered).toBe(true);
+    expect(r.status).toBe(400);
+    expect(r.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(r.headers.connection).toBe('close');
+    expect(r.body).toBe(body);
+    await expectAlive();
+  });
+
+  // A body in chunks that are not chunks: the method was answered (405) and then a 400 followed it
+  // on the same connection; a GET got the 400 alone. The body is looked at before any answer, as
+  // nginx does, and its request is a bad one whatever the method.
+  test.each(
+    ['GET', 'HEAD', 'POST', 'OPTIONS', 'DELETE', 'PROPFIND'].flatMap((method) =>
+      ['/index.html', '/api/schema/?data_type=catalogues', '/api/schema/{survey}/', '/nowhere'].map((target) => ({ method, target })),
+    ),
+  )('a body in chunks that are not chunks: $method $target', async ({ method, target }) => {
+    const r = await raw(
+      `${method} ${fill(target)} HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`,
+    );
+    expect(statusLines(r.body, r)).toEqual([400]);
+    expect(r.headers['content-length']).toBe('12');
+    expect(r.body).toBe(method === 'HEAD' ? '' : 'Bad Request\n');
+    await expectAlive();
+  });
+
+  test('a body in good chunks is read past, and the method answered as without one', async () => {
+    const r = await raw(
+      `POST /index.html HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n0\r\n\r\n`,
+    );
+    expect(statusLines(r.body, r)).toEqual([405]);
+    expect(r.headers.allow).toBe('GET, HEAD');
   });
 });
 

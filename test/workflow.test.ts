@@ -2,7 +2,7 @@
 // work as written, in a repository laid out as actions/checkout leaves it.
 
 import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { expect, test } from 'vitest';
@@ -16,10 +16,10 @@ const steps = workflow.jobs.check.steps;
 const commands = steps.flatMap((s) => (s.run?.startsWith('node bin/archive-schema.js ') ? [s.run] : []));
 
 test('runs on pull requests that touch the metadata or its schemas, with the base branch fetched', () => {
-  expect(workflow.on.pull_request.paths).toEqual(['metadata/**', 'schemas/**']);
+  expect(workflow.on.pull_request.paths).toEqual(['metadata/**', 'schemas/**', 'changes/**']);
   expect(steps.find((s) => s.uses?.startsWith('actions/checkout@'))?.with).toEqual({ 'fetch-depth': 0 });
   expect(steps.map((s) => s.run).filter(Boolean)).toEqual(['npm ci', ...commands]);
-  expect(commands.map((c) => c.split(' ')[2])).toEqual(['check', 'fmt']);
+  expect(commands.map((c) => c.split(' ')[2])).toEqual(['check', 'fmt', 'diff']);
 });
 
 /** The arguments of a step's command, with the base branch GitHub would substitute. */
@@ -33,7 +33,18 @@ const argv = (command: string) =>
 test('its commands pass on an unchanged pull request and annotate a broken one', async () => {
   const { dir, git } = await gitdir();
   git('update-ref', 'refs/remotes/origin/main', 'HEAD');
-  for (const command of commands) expect(await cli(argv(command), dir), command).toEqual({ code: 0, stdout: '', stderr: '' });
+  const [, , diffCommand = ''] = commands;
+  for (const command of commands.filter((c) => c !== diffCommand))
+    expect(await cli(argv(command), dir), command).toEqual({ code: 0, stdout: '', stderr: '' });
+  // The summary goes to the log, and in Actions to the run's page.
+  const summary = path.join(dir, 'summary.md');
+  const diff = await cli(argv(diffCommand), dir, { GITHUB_STEP_SUMMARY: summary });
+  expect(diff).toEqual({
+    code: 0,
+    stdout: expect.stringMatching(/^Metadata changes from origin\/main \([0-9a-f]{7}\) to the working tree: no changes\.\n$/) as unknown,
+    stderr: '',
+  });
+  expect(await readFile(summary, 'utf8')).toContain('### Metadata changes');
 
   await writeFile(
     path.join(dir, 'metadata/gamma/survey.yaml'),

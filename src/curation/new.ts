@@ -6,7 +6,6 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Document, isMap, isScalar } from 'yaml';
 import type { Diagnostic } from '../diagnostics.ts';
-import { exists } from '../destination/folder.ts';
 import type { ContactYaml, ReleaseYaml } from '../kinds/data.ts';
 import { KINDS, KIND_TYPES, childrenOf, classify, fileOf } from '../kinds/registry.ts';
 import type { KindType } from '../kinds/registry.ts';
@@ -14,7 +13,7 @@ import { nextIds } from '../pipeline/assemble.ts';
 import { loadMetadata, parseFile } from '../pipeline/parse.ts';
 import type { MetadataFile } from '../pipeline/parse.ts';
 import { SCHEMA_FILES, validateFiles } from '../pipeline/validate.ts';
-import { RewriteError, printCanonical, writeAtomically } from './rewrite.ts';
+import { RewriteError, exists, printCanonical, writeAtomically } from './rewrite.ts';
 
 /** The word after `new` for each kind that has a scaffold: survey, release, group, facility. */
 export const SCAFFOLDS = new Map(

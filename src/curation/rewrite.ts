@@ -17,6 +17,16 @@ import { MAX_FILE_BYTES } from '../pipeline/scan.ts';
 import { SCHEMA_FILES, readSchema } from '../pipeline/validate.ts';
 
 /** A file a writing command refused to touch (a conflict, broken YAML), or could not read or write: nothing was changed. */
+/** Whether a path exists (a file or a folder): what `new` and `import` refuse to write over. */
+export async function exists(p: string): Promise<boolean> {
+  try {
+    await stat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export class RewriteError extends ArchiveSchemaError {
   override name = 'RewriteError';
 

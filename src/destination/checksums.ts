@@ -1,27 +1,30 @@
-// SHA-256 checksums of planned files, read through their pieces as the writer would write them.
-// A file's plan key names its bytes, so a checksum is computed once per key and kept in the build
-// cache: a rebuild hashes only the files whose bytes changed.
+// SHA-256 checksums of planned files, read through their pieces as the writer would write them,
+// for the download's checksum list. A file's plan key names its bytes, so a checksum the previous
+// build recorded for a key is taken as it is: a rebuild hashes only the files whose bytes changed.
 
 import { createHash } from 'node:crypto';
-import type { Plan } from '../outputs/plan.ts';
-import { fileChunks } from './compress.ts';
-import { PieceReader, newSlot } from './pieces.ts';
+import { OpenFiles, PlanReader } from '../site/plan-bytes.ts';
+import type { Plan } from '../site/plan.ts';
 
-/** Each plan's SHA-256 (hex), by path; `known` maps plan keys to checksums computed before, and is added to. */
-export async function checksumsOf(plans: readonly Plan[], known: Map<string, string>): Promise<Map<string, string>> {
-  const slot = newSlot();
-  // Each chunk is hashed before the next is asked for, so one slot serves every read.
-  const reader = new PieceReader(() => Promise.resolve(slot));
+/** Each plan's SHA-256 (hex), by path; `known` maps plan keys to checksums taken before. */
+export function checksumsOf(plans: readonly Plan[], known: ReadonlyMap<string, string>): Map<string, string> {
+  const files = new OpenFiles();
+  const reader = new PlanReader(files);
+  const taken = new Map(known);
   const sums = new Map<string, string>();
-  for (const plan of plans) {
-    let sum = known.get(plan.key);
-    if (sum === undefined) {
-      const hash = createHash('sha256');
-      for await (const chunk of fileChunks(plan, reader)) hash.update(chunk);
-      sum = hash.digest('hex');
-      known.set(plan.key, sum);
+  try {
+    for (const plan of plans) {
+      let sum = taken.get(plan.key);
+      if (sum === undefined) {
+        const hash = createHash('sha256');
+        for (const chunk of reader.chunks(plan.pieces)) hash.update(chunk);
+        sum = hash.digest('hex');
+        taken.set(plan.key, sum);
+      }
+      sums.set(plan.path, sum);
     }
-    sums.set(plan.path, sum);
+  } finally {
+    files.close();
   }
   return sums;
 }

@@ -4,6 +4,6 @@
 // nginx's (nginx.ts) take it from here; `serve` applies netlify.toml's header rules as Netlify does.
 
 import { CONTENT_SECURITY_POLICY } from '../outputs/browser/pages/shell.ts';
-import { browserHeaders } from './routes.ts';
+import { browserHeaders } from '../site/routes.ts';
 
 export const BROWSER_HEADERS: Readonly<Record<string, string>> = browserHeaders(CONTENT_SECURITY_POLICY);

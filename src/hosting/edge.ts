@@ -18,8 +18,8 @@ import {
   optionsBody,
   requestFormat,
   viewOf,
-} from './routes.ts';
-import type { Document, View } from './routes.ts';
+} from '../site/routes.ts';
+import type { Document, View } from '../site/routes.ts';
 
 export interface Answer {
   status: number;

@@ -5,10 +5,10 @@
 
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { WriteError } from '../destination/folder.ts';
+import { WriteError } from '../destination/output.ts';
 import { BROWSER_HEADERS } from './browser.ts';
-import { API_PREFIX, BROWSER_PATHS, DOCUMENTS, documentHeaders, hostRules } from './routes.ts';
-import type { Document, HostRule } from './routes.ts';
+import { API_PREFIX, BROWSER_PATHS, DOCUMENTS, documentHeaders, hostRules } from '../site/routes.ts';
+import type { Document, HostRule } from '../site/routes.ts';
 
 /** The `[[redirects]]` part of netlify.toml. */
 export function renderHostRules(rules: readonly HostRule[] = hostRules()): string {
@@ -28,7 +28,7 @@ export function renderHostRules(rules: readonly HostRule[] = hostRules()): strin
 
 /** The whole netlify.toml: build settings, the edge function on /api/*, and the rewrite rules. */
 export function renderNetlifyToml(): string {
-  return `# Generated from src/hosting/routes.ts by \`npm run routes\`; edit that file, not this one.
+  return `# Generated from src/site/routes.ts by \`npm run routes\`; edit that file, not this one.
 # A test fails when this file and the route table disagree.
 
 [build]

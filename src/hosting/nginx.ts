@@ -10,6 +10,7 @@
 
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { isIPv4, isIPv6 } from 'node:net';
 import path from 'node:path';
 import {
   API_PREFIX,
@@ -31,12 +32,12 @@ import {
   optionsBody,
   requestTarget,
   viewPath,
-} from './routes.ts';
-import type { DataType, Document, PageAnswer, View } from './routes.ts';
+} from '../site/routes.ts';
+import type { DataType, Document, PageAnswer, View } from '../site/routes.ts';
 import { REQUEST } from '../outputs/browsable/page.ts';
 import { BROWSER_HEADERS } from './browser.ts';
 import { STATIC_METHOD_NOT_ALLOWED } from './edge.ts';
-import { MARKER } from '../destination/folder.ts';
+import { MARKER } from '../destination/output.ts';
 import { UsageError } from '../errors.ts';
 import { NGINX_MODULES_DIR } from '../project.ts';
 
@@ -166,6 +167,9 @@ function actionMap(view: View): string[] {
   return block(`map "$${NAME}_method_class $${NAME}_format $${NAME}_data_type" $${NAME}_${view}`, [`default '';`, ...entries]);
 }
 
+/** The codes a location returns for a page answered with these statuses, which error_page turns back. */
+const PAGE_CODES: Readonly<Record<number, number>> = { 200: 418, 400: 419 };
+
 /** What a view's location does with its action. */
 function viewLocation(view: View, pattern: string): string[] {
   const action = `$${NAME}_${view}`;
@@ -174,9 +178,14 @@ function viewLocation(view: View, pattern: string): string[] {
     'default_type application/json;',
     'charset off;',
     ...addHeaders(apiHeaders(''), true),
-    // A page answer: its status, then its file through error_page, which keeps the status.
-    `error_page 400 404 405 ${INTERNAL}/page/${view}-$${NAME}_answer.format-api.html;`,
-    `error_page 418 =200 ${INTERNAL}/page/${view}-$${NAME}_answer.format-api.html;`,
+    // A page answer: its status, then its file through error_page, which keeps the status. A 200
+    // and a 400 page are asked for with codes of their own, since a 400 nginx makes itself (a
+    // request body it cannot read) is a bad request, not a page.
+    `error_page 404 405 ${INTERNAL}/page/${view}-$${NAME}_answer.format-api.html;`,
+    ...Object.entries(PAGE_CODES).map(
+      ([status, code]) => `error_page ${code} =${status} ${INTERNAL}/page/${view}-$${NAME}_answer.format-api.html;`,
+    ),
+    `error_page 400 = ${INTERNAL}/bad-request;`,
   ];
   for (const method of METHOD_CLASSES)
     for (const format of FORMAT_CLASSES)
@@ -189,7 +198,7 @@ function viewLocation(view: View, pattern: string): string[] {
         const body =
           a.kind === 'json'
             ? [`return ${a.status} ${quote(jsonBody(view, a.answer))};`]
-            : [`set $${NAME}_answer ${a.answer};`, `return ${a.status === 200 ? 418 : a.status};`];
+            : [`set $${NAME}_answer ${a.answer};`, `return ${PAGE_CODES[a.status] ?? a.status};`];
         lines.push(...block(`if (${action} = ${quote(value)})`, body));
       }
   // A rewrite's own pattern resets the captures, so the file is kept in a variable first.
@@ -205,8 +214,7 @@ function documentLocation(at: string, document: Document): string[] {
     ...addHeaders(documentHeaders(document), false),
     ...block('if ($request_method !~ ^(GET|HEAD)$)', ['return 405;']),
     'charset off;',
-    `error_page 405 ${INTERNAL}/static-405;`,
-    `error_page 404 ${INTERNAL}/static-404;`,
+    ...STATIC_ERRORS,
     `rewrite ^ ${quote(`/${document.file}`)} break;`,
   ]);
 }
@@ -228,13 +236,24 @@ function staticLocation(at: string, headers: Readonly<Record<string, string>>): 
     ...block('if ($request_method !~ ^(GET|HEAD)$)', ['return 405;']),
     ...block('if ($uri ~ "/\\.")', ['return 404;']),
     // A location's error_page replaces every one it would inherit, and its add_header every add_header.
-    `error_page 405 ${INTERNAL}/static-405;`,
-    `error_page 404 ${INTERNAL}/static-404;`,
+    ...STATIC_ERRORS,
     `add_header Vary $${NAME}_vary;`,
     ...Object.entries(headers).map(([name, value]) => `add_header ${name} ${quote(value)};`),
     'try_files $uri $uri/index.html =404;',
   ]);
 }
+
+/**
+ * The error pages of a location of static files: a method it does not serve, a file not there or
+ * refused (403: a symbolic link, which disable_symlinks forbids), and a request nginx could not read
+ * to its end (400: a body sent in chunks that are not chunks), each as `serve` answers it.
+ */
+const STATIC_ERRORS: readonly string[] = [
+  `error_page 405 ${INTERNAL}/static-405;`,
+  `error_page 404 ${INTERNAL}/static-404;`,
+  `error_page 403 =404 ${INTERNAL}/static-404;`,
+  `error_page 400 = ${INTERNAL}/bad-request;`,
+];
 
 const STATIC_405_BODY = STATIC_METHOD_NOT_ALLOWED.body ?? '';
 const STATIC_404_BODY = 'Not Found\n';
@@ -321,7 +340,7 @@ export function renderNginxSite(options: NginxOptions): string {
     '',
     ...block(`map $request_method $${NAME}_method_class`, ['default other;', 'GET read;', 'HEAD read;', 'OPTIONS options;']),
     '',
-    '# What answers each class of request, from the host rules and the edge policy (src/hosting/routes.ts, edge.ts).',
+    '# What answers each class of request, from the host rules and the edge policy (src/site/routes.ts, edge.ts).',
     ...actionMap('list'),
     '',
     ...actionMap('detail'),
@@ -330,6 +349,14 @@ export function renderNginxSite(options: NginxOptions): string {
       `listen ${options.listen};`,
       ...(options.serverName ? [`server_name ${options.serverName};`] : []),
       `root ${quote(root)};`,
+      // No file is served through a symbolic link below the root (a link to /etc put in the site
+      // would serve /etc/passwd), as `serve` refuses them; the root's own path may hold links (a
+      // dist that is a link to the build). The root is written out, not $document_root: with a
+      // variable there, Debian's brotli_static finds no precompressed copy.
+      `disable_symlinks on ${quote(`from=${root}`)};`,
+      // A request body nginx cannot read is found only when a location answers; the error page it
+      // then needs may be a second one.
+      'recursive_error_pages on;',
       'server_tokens off;',
       // Paths are answered as written: `//api/schema/` is not the list, as on the other hosts.
       'merge_slashes off;',
@@ -344,7 +371,8 @@ export function renderNginxSite(options: NginxOptions): string {
       ...compression(brotli),
       `error_page 404 ${INTERNAL}/static-404;`,
       // nginx refuses a path with a malformed percent escape (400) before any location sees it; the
-      // other hosts find no such file (404), the API's body under the API.
+      // other hosts find no such file (404), the API's body under the API. A request body it cannot
+      // read (chunks that are not chunks) is a 400 too, plain, as `serve` answers it.
       `error_page 400 = ${INTERNAL}/bad-request;`,
       '',
       '# The API: the list and a survey, by their classes of request.',
@@ -378,6 +406,8 @@ export function renderNginxSite(options: NginxOptions): string {
         ...addHeaders(api, true),
         `sub_filter ${quote(REQUEST)} $${NAME}_request;`,
         `error_page 404 ${INTERNAL}/not-found;`,
+        `error_page 403 =404 ${INTERNAL}/not-found;`,
+        `error_page 400 = ${INTERNAL}/bad-request;`,
       ]),
       ...block(`location ^~ ${INTERNAL}/page/`, [
         'internal;',
@@ -484,18 +514,118 @@ ${indent(site.trimEnd().split('\n'), 1).join('\n')}
 `;
 }
 
+// ---- What the configuration is given --------------------------------------------------------------
+
+/** A value as a message shows it: on one line, a long one cut short, with its length. */
+function shown(value: string, longest = 60): string {
+  const cut = value.length > longest ? `${value.slice(0, longest - 20)}… (${value.length} characters)` : value;
+  return cut.replace(/[\n\t]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+}
+
+/**
+ * nginx reads one value of a directive into a buffer of 4,096 bytes ("too long parameter"): a path
+ * given to it stays well within that, quotes and escapes included.
+ */
+const LONGEST_VALUE = 4000;
+
+/**
+ * Why a path cannot be written into the configuration, or undefined when it can. Quoted, any
+ * character but these reads back as itself: a control character (no folder an operator means has
+ * one), and `$`, which starts a variable in the paths nginx fills in per request (root, alias and
+ * disable_symlinks' from=) and has no escape there: a folder named `$http_x_root` would let a
+ * request header choose the root.
+ */
+function pathProblem(value: string, interpolated: boolean): string | undefined {
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  const control = /[\x00-\x1F\x7F-\x9F]/.exec(value)?.[0];
+  if (control !== undefined) {
+    const code = control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    return `holds a control character (U+${code}), which nginx's configuration cannot hold`;
+  }
+  if (interpolated && value.includes('$'))
+    return 'holds "$", which nginx reads in a path as the start of a variable, with no way to escape it';
+  if (Buffer.byteLength(quote(value)) > LONGEST_VALUE) return `is longer than the ${LONGEST_VALUE} bytes nginx reads as one value`;
+  return undefined;
+}
+
+/** A DNS host name: labels of letters, digits and inner hyphens, at most 63 characters each and 253 in all. */
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/**
+ * What is wrong with `--listen`, or undefined: it is a port alone, or an IPv4 address, `*`, a host
+ * name or a bracketed IPv6 address, then `:` and a port from 1 to 65535 (nginx refuses 0). A name
+ * made of digits and dots that is not an IPv4 address (999.1.1.1) would be looked up as a host name
+ * and never found.
+ */
+function listenProblem(listen: string): string | undefined {
+  const m = /^(?:(\[[^\]]*\]|[^:[\]]*):)?([^:]*)$/.exec(listen);
+  if (!m) return 'it is not HOST:PORT, [IPv6]:PORT or a port';
+  const [, host, port = ''] = m;
+  if (host === undefined && !/^\d+$/.test(port)) return 'it is not HOST:PORT, [IPv6]:PORT or a port';
+  if (port === '') return 'it has no port';
+  if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535)
+    return `the port ${shown(port)} is not a whole number from 1 to 65535`;
+  if (host === undefined || host === '*' || isIPv4(host)) return undefined;
+  if (host.startsWith('[')) return isIPv6(host.slice(1, -1)) ? undefined : `${shown(host)} is not an IPv6 address`;
+  if (host === '') return 'it has no host before the colon';
+  if (/^[\d.]+$/.test(host) || !HOST_NAME.test(host)) return `${shown(host)} is neither an IP address nor a host name`;
+  return undefined;
+}
+
+/**
+ * Whether nginx's server_name takes a name as one: a host name, or one with the wildcard nginx
+ * allows (`*.example.org`, `example.*`, or `.example.org` for the name and every name below it).
+ */
+function isServerName(name: string): boolean {
+  const bare = name.startsWith('*.')
+    ? name.slice(2)
+    : name.startsWith('.')
+      ? name.slice(1)
+      : name.endsWith('.*')
+        ? name.slice(0, -2)
+        : name;
+  return HOST_NAME.test(bare);
+}
+
+/** What is wrong with `--server-name`, or undefined: it is host names separated by single spaces. */
+function serverNameProblem(names: string): string | undefined {
+  const bad = names.split(' ').find((name) => !isServerName(name));
+  if (bad === undefined) return undefined;
+  if (bad === '') return 'it has an empty name (two spaces in a row?)';
+  return `${bad === names ? 'it' : shown(bad)} is not a host name (at most 253 characters, in labels of at most 63 letters, digits and hyphens)`;
+}
+
 /** `archive-schema nginx`: the configuration for a built site, refused for a folder that holds no build. */
 export async function nginxConfig(options: NginxOptions & { shownRoot: string }): Promise<string> {
+  const modulesDir = options.modulesDir ?? NGINX_MODULES_DIR;
+  // The root's own path, when it is not what was given (a relative --root under a folder with a $).
+  const rootPath = options.root === options.shownRoot ? '' : ` (${shown(options.root, 200)})`;
+  // Each problem as one sentence naming the option, made by a function: the values shown are the
+  // user's, never a template's to fill in (a --listen of %s would have been).
+  const problems: [string | undefined, (problem: string) => string][] = [
+    [
+      listenProblem(options.listen),
+      (p) => `--listen ${shown(options.listen)}: ${p}; give HOST:PORT, [IPv6]:PORT or a port, e.g. 127.0.0.1:8080`,
+    ],
+    [
+      options.serverName === undefined ? undefined : serverNameProblem(options.serverName),
+      (p) => `--server-name ${shown(options.serverName ?? '')}: ${p}; give host names separated by spaces, e.g. "schema.example.org"`,
+    ],
+    [
+      pathProblem(options.root, true),
+      (p) => `--root ${shown(options.shownRoot, 200)}${rootPath}: the path ${p}; move the built site to a folder whose path has none`,
+    ],
+    [pathProblem(modulesDir, false), (p) => `--modules ${shown(modulesDir, 200)}: the path ${p}; give the folder nginx's modules are in`],
+    [
+      pathProblem(options.script, false),
+      (p) => `nginx's script ${shown(options.script, 200)}: the path ${p}; install archive-schema in another folder`,
+    ],
+  ];
+  for (const [problem, message] of problems) if (problem) throw new UsageError(message(problem));
   try {
     await stat(path.join(options.root, MARKER));
   } catch {
     throw new UsageError(`${options.shownRoot} holds no build; run \`npm run build\` first (or pass the built folder with --root)`);
-  }
-  if (options.serverName !== undefined && !/^[A-Za-z0-9*.-]+( [A-Za-z0-9*.-]+)*$/.test(options.serverName)) {
-    throw new UsageError(`--server-name ${options.serverName}: give host names separated by spaces, e.g. "schema.example.org"`);
-  }
-  if (!/^(\[[0-9a-fA-F:.]+\]:|[A-Za-z0-9.-]+:)?\d{1,5}$/.test(options.listen)) {
-    throw new UsageError(`--listen ${options.listen}: give HOST:PORT, [IPv6]:PORT or a port, e.g. 127.0.0.1:8080`);
   }
   for (const [what, file] of [
     ['the script', options.script],

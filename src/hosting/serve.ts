@@ -29,11 +29,11 @@ import { parseAllHeaders } from '@netlify/headers-parser';
 import { RedirectsHandler } from '@netlify/redirects';
 import { UsageError } from '../errors.ts';
 import { STATIC_METHOD_NOT_ALLOWED, answerBeforeFiles, isApiPath, policy, withDocumentHeaders } from './edge.ts';
-import { COMPRESSION, ENCODING_SUFFIX, compressible, documentAt } from './routes.ts';
+import { COMPRESSION, ENCODING_SUFFIX, compressible, documentAt } from '../site/routes.ts';
 import type { Answer } from './edge.ts';
-import type { Encoding } from './routes.ts';
+import type { Encoding } from '../site/routes.ts';
 import { NETLIFY_TOML } from '../project.ts';
-import { MARKER } from '../destination/folder.ts';
+import { MARKER } from '../destination/output.ts';
 
 const DEFAULT_PORT = 8080;
 const DEFAULT_HOST = '127.0.0.1';
@@ -78,12 +78,37 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const route = rememberedRoutes(redirects);
   const rules = await headerRules(config);
   const files = staticFiles(dir);
+  // The answers begun on each connection and not yet finished: an error found after one has begun
+  // (a body that turns out not to be chunks) can only close the connection, never add an answer.
+  const pending = new WeakMap<Duplex, Set<ServerResponse>>();
   const server = createServer((req, res) => {
-    respond(req, res, route, files, rules).catch((error: unknown) => {
-      // A bug in this server, not in the request: say so plainly and keep serving.
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end(`internal error in archive-schema serve: ${(error as Error).message}\n`);
-    });
+    const socket = req.socket;
+    // Refused already, as its first line came (an HTTP/0.9 request): nothing more is sent.
+    if (socket.writableEnded || socket.destroyed) return;
+    const answers = pending.get(socket) ?? new Set<ServerResponse>();
+    pending.set(socket, answers.add(res));
+    res.once('close', () => answers.delete(res));
+    const answer = () => {
+      respond(req, res, route, files, rules).catch((error: unknown) => {
+        // A bug in this server, not in the request: say so plainly and keep serving.
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end(`internal error in archive-schema serve: ${(error as Error).message}\n`);
+      });
+    };
+    // A body is never read, but what of it came with the request is parsed before the request is
+    // answered, as nginx does: one that is not what its framing says (chunks that are not chunks)
+    // makes the request a bad one, answered 400 by clientError below and by nothing else.
+    if (req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] ?? '0') === '0') answer();
+    else
+      setImmediate(() => {
+        if (!socket.writableEnded && !socket.destroyed) answer();
+      });
+  });
+  // A request line without a version (`GET /`, HTTP/0.9) is complete as it is, but Node's parser
+  // waits for headers that never come, and the connection stays open until a timeout: it is
+  // refused as soon as the line is in.
+  server.on('connection', (socket: Duplex) => {
+    refuseVersionless(socket);
   });
   // Node's parser never hands these to the request handler: CONNECT goes to its own event, and a
   // method it does not know is a client error. Both get the answer any other method gets.
@@ -91,20 +116,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     answerRaw(socket, req.method ?? 'CONNECT', req.url ?? '/');
   });
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+    const answers = [...(pending.get(socket) ?? [])];
+    if (!socket.writable || answers.some((res) => res.headersSent)) {
+      socket.destroy();
+      return;
+    }
     const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) HTTP\/1\.[01]\r?\n/.exec(error.rawPacket?.toString('latin1') ?? '');
     if (error.code === 'HPE_INVALID_METHOD' && line) {
       answerRaw(socket, line[1] ?? '', line[2] ?? '/');
       return;
     }
-    // What Node answers by itself when no one listens.
-    const [status, text] =
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'Request Header Fields Too Large']
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? [408, 'Request Timeout']
-          : [400, 'Bad Request'];
-    if (socket.writable) socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n\r\n`);
-    else socket.destroy();
+    if (error.code === 'HPE_HEADER_OVERFLOW') socket.end('HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n');
+    else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    else socket.end(badRequest(answers.some((res) => res.req.method === 'HEAD')));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
@@ -394,6 +418,15 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.wasm': 'application/wasm',
 };
 
+/** The folder the site's path leads to, followed through the link a build publishes it with. */
+function siteRoot(dir: string): string | undefined {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The built folder's files as a static host serves them: a folder answers with its index.html,
  * a symbolic link as the last part of the path is not served (nor anything fileInSite refuses),
@@ -403,10 +436,12 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
  * `deliver`, once the encoding, and so the ETag, is known.
  */
 function staticFiles(dir: string): StaticFiles {
-  const root = realpathSync(dir);
   const etag = etags();
   let next = 0;
   return async (pathname, headers, bodies) => {
+    // Where the site is now: a build publishes a new folder by switching the link at `dir`.
+    const root = siteRoot(dir);
+    if (root === undefined) return notFound();
     const wanted = pathname.endsWith('/') ? `${pathname}index.html` : pathname;
     const found = siteFile(root, wanted);
     if (!found) return notFound();
@@ -430,7 +465,7 @@ function staticFiles(dir: string): StaticFiles {
     let status = 200;
     let [start, end] = [0, stats.size - 1];
     const range = headers.range;
-    if (range && stats.size > 0) {
+    if (range && stats.size > 0 && rangeStillValid(headers['if-range'], known.etag)) {
       const first = firstRange(range, stats.size);
       if (first) {
         status = 206;
@@ -458,6 +493,20 @@ function staticFiles(dir: string): StaticFiles {
     head[FILE_HEADER] = id;
     return new Response(web, { status, headers: head });
   };
+}
+
+/**
+ * Whether a Range header is to be answered, as If-Range decides it (RFC 9110, 13.1.5): always
+ * without one; with an entity tag, only when it is the file's own strong ETag (a weak tag never
+ * matches, and the tag of a compressed answer names other bytes); with a date, never, as no file
+ * answer says when it was last modified. Otherwise the whole file is sent with 200, so a client
+ * resuming the download of a file that has changed since gets the new file whole, never the start
+ * of one version and the end of another.
+ */
+function rangeStillValid(ifRange: string | string[] | undefined, etag: string): boolean {
+  if (ifRange === undefined) return true;
+  // Sent twice, it names no one validator.
+  return typeof ifRange === 'string' && etag.startsWith('"') && ifRange.trim() === etag;
 }
 
 /** The first satisfiable range of a Range header, as serve-handler's range-parser read it; undefined: 416. */
@@ -849,6 +898,40 @@ function compressor(encoding: Encoding, size: number | null): Transform {
       ...(size === null ? {} : { [zlib.BROTLI_PARAM_SIZE_HINT]: size }),
     },
   });
+}
+
+/**
+ * A request that cannot be read, written straight to the connection, which then closes: as nginx
+ * answers one, and without a body to HEAD.
+ */
+function badRequest(head: boolean): string {
+  const body = 'Bad Request\n';
+  return `HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${head ? '' : body}`;
+}
+
+/** The longest first line looked at: Node's parser refuses a longer request line by itself. */
+const FIRST_LINE = 16 * 1024;
+
+/**
+ * Watches the first line of a connection and refuses it (400, then the connection closes) when it
+ * is a method and a target with no HTTP version. Empty lines before it are skipped, as a server
+ * does (RFC 9112, 2.2). Only the first request of a connection is looked at: a client that speaks
+ * HTTP/0.9 sends one request and no other on it.
+ */
+function refuseVersionless(socket: Duplex): void {
+  let seen = '';
+  const look = (chunk: Buffer): void => {
+    seen += chunk.toString('latin1');
+    const text = seen.replace(/^(\r?\n)+/, '');
+    const end = text.indexOf('\n');
+    if (end < 0 && seen.length < FIRST_LINE) return;
+    socket.removeListener('data', look);
+    if (end >= 0 && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ [^ ]+$/.test(text.slice(0, end).replace(/\r$/, ''))) {
+      socket.end(badRequest(text.startsWith('HEAD ')));
+    }
+  };
+  // Before Node's parser sees the same bytes, so that this answer is the only one.
+  socket.prependListener('data', look);
 }
 
 /** The answer to a method the site never serves, written straight to the connection, which then closes. */

@@ -26,6 +26,8 @@ export interface ReleaseYaml {
   contact: ContactYaml;
   created: string;
   updated: string;
+  /** The day it was published to users (YYYY-MM-DD): its tables and columns then change only as recorded corrections. Not in the API. */
+  released?: string;
 }
 
 /** The keys every catalogue and imaging node has. */
@@ -47,6 +49,10 @@ export interface NodeYaml {
 export interface ColumnYaml extends NodeYaml {
   ucd?: string;
   unit?: string;
+  /** A VOTable datatype; published in the VO outputs only, never in the API. */
+  datatype?: string;
+  arraysize?: string | number;
+  principal?: boolean;
 }
 
 export interface TableYaml extends NodeYaml {

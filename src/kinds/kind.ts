@@ -1,7 +1,7 @@
 // The shape of a kind's declaration: what the project knows about one kind of metadata, in one
 // place, for every stage to read (kinds/registry.ts lists them).
 
-import type { DataType } from '../hosting/routes.ts';
+import type { DataType } from '../site/routes.ts';
 
 /** Every kind, named as the API's `type` field names it. */
 export type KindType =
@@ -53,6 +53,11 @@ export interface Kind {
    * node its fields after the common ones. Children lists sit where the API writes them.
    */
   api?: (item: never, context: ApiContext) => ApiObject;
+  /**
+   * Fields the outputs beyond the API read (the VO tables), which the API never publishes: kept
+   * on the item's API object under a symbol key (outputs/api/objects.ts), which no JSON writes.
+   */
+  beyondApi?: (item: never) => object;
   /** What `new` needs to scaffold one of its files. */
   scaffold?: Scaffold;
 }

@@ -3,7 +3,7 @@
 // range and sampling, resolving power, spatial sampling, dimensions, flux unit and FITS extensions.
 // The two data types have the same shape; each has its own kinds, files, schema and id spaces.
 
-import type { DataType } from '../hosting/routes.ts';
+import type { DataType } from '../site/routes.ts';
 import type { ProductYaml } from './data.ts';
 import type { ApiContext, Kind, KindType } from './kind.ts';
 

@@ -2,8 +2,8 @@
 // imaging.ts and products.ts), and every stage reads what it needs from here: where files sit and what kind each
 // is, the schemas, the nesting, the words in messages, the API's fields, the scaffolds.
 
-import { DATA_TYPES } from '../hosting/routes.ts';
-import type { DataType } from '../hosting/routes.ts';
+import { DATA_TYPES } from '../site/routes.ts';
+import type { DataType } from '../site/routes.ts';
 import { DataRelease, Survey } from './archive.ts';
 import { CatalogueColumn, CatalogueGroup, CatalogueTable } from './catalogues.ts';
 import { ImagingBand, ImagingFacility, ImagingRegion } from './imaging.ts';

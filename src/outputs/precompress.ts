@@ -1,17 +1,16 @@
 // The copies `build --precompress` writes for nginx's gzip_static and brotli_static: beside each
-// file the compression rule covers (hosting/routes.ts's precompressible), `f.br` and `f.gz`
+// file the compression rule covers (site/routes.ts's precompressible), `f.br` and `f.gz`
 // holding its bytes compressed. They are planned like any other file, from their file's plan and
 // without compressing anything: a copy's key follows from its file's and the settings, so a
 // rebuild links every copy whose file is unchanged, and compresses the others as it writes them
-// (destination/compress.ts). The same settings on every machine give the same bytes.
+// (site/compression.ts). The same settings on every machine give the same bytes.
 
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants } from 'node:zlib';
-import type { BrotliOptions, ZlibOptions } from 'node:zlib';
-import { COMPRESSION, ENCODING_SUFFIX, precompressible } from '../hosting/routes.ts';
-import type { Encoding } from '../hosting/routes.ts';
-import { GZIP_HEADER, gzipMember } from './download/gzip.ts';
-import type { Compression, Plan } from './plan.ts';
+import { COMPRESSION, ENCODING_SUFFIX, precompressible } from '../site/routes.ts';
+import type { Encoding } from '../site/routes.ts';
+import { GZIP_HEADER, compressWhole, compressorOptions } from '../site/compression.ts';
+import type { OutputFiles } from './output.ts';
+import type { Compression, Plan } from '../site/plan.ts';
 
 /**
  * gzip's level and brotli's quality, measured on the synthetic L archive (425 MB of distinct
@@ -58,22 +57,14 @@ export function copyKey(key: string, compression: Compression): string {
   return createHash('sha256').update(`${key}\0${compression.encoding}\0${settings}\0${library}`).digest('hex');
 }
 
-/** The compressor's options for `size` bytes: for brotli the size is a hint, which changes the bytes made. */
-export function compressorOptions(compression: Compression, size: number): ZlibOptions | BrotliOptions {
-  if (compression.encoding === 'gzip') return { level: compression.level };
-  return {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: compression.level,
-      [constants.BROTLI_PARAM_SIZE_HINT]: Math.min(size, 2 ** 30),
-    },
-  };
-}
-
-/**
- * A copy made at once from the whole file, the straightforward way (the reference path's):
- * the streamed copies must be these bytes.
- */
-export function compressWhole(bytes: Uint8Array, compression: Compression): Uint8Array {
-  if (compression.encoding === 'gzip') return gzipMember(bytes, compression.level);
-  return brotliCompressSync(bytes, compressorOptions(compression, bytes.length));
+/** The files with each precompressible one's copies after it, each compressed at once from the whole file (the reference path's). */
+export function withReferenceCopies(files: OutputFiles): OutputFiles {
+  const out: OutputFiles = new Map();
+  for (const [file, content] of files) {
+    out.set(file, content);
+    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+    if (!precompressible(file, bytes.length)) continue;
+    for (const compression of COPIES) out.set(copyPath(file, compression), compressWhole(bytes, compression));
+  }
+  return out;
 }

@@ -3,7 +3,7 @@
 // serialised. Placeholders stand for the items while the small parts are serialised; the text is
 // then split around them.
 
-import type { Fragment } from './fragment.ts';
+import type { Fragment } from '../site/fragment.ts';
 
 /** The data held a sequence that looks like a placeholder; the caller falls back to the reference path. */
 export class SpliceError extends Error {

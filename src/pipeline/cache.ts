@@ -1,25 +1,14 @@
 // The build cache: each metadata file's digest, stored under a key made of the file's text, its
 // place in the tree and a fingerprint of the code and schemas that made it, so an entry is reused
 // only when it would be made again identically. Kept between builds (and between Netlify builds,
-// which keep node_modules/.cache), and alongside it: the manifest of the last output written, the
-// hashes of the metadata files with the stamps they had (so an unchanged file is not read), the
-// key of the last inputs the cross-file rules passed on, the output the last build replaced, kept
-// as the next build's staging folder (destination/spare.ts), and the schema browser's files
-// deflated for the download's zip (outputs/download/browser-zip.ts).
+// which keep node_modules/.cache), and alongside it: the hashes of the metadata files with the
+// stamps they had (so an unchanged file is not read), the key of the last inputs the cross-file
+// rules passed on, and texts recalled by the key of what they are made from. It holds no copy of
+// any output: what a build needs of the output it replaces is recorded beside that output
+// (destination/state.ts).
 
-import { createHash, randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-  writevSync,
-} from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writevSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { fileURLToPath } from 'node:url';
@@ -27,13 +16,10 @@ import { CODE_DIR, SCHEMA_DIR } from '../project.ts';
 import { nodesKeyOf } from '../kinds/registry.ts';
 import type { Digest } from './digest.ts';
 import type { ScanIndex } from './scan.ts';
-import { processRunning } from '../destination/folder.ts';
-import { discard, recycledBeside } from '../destination/spare.ts';
-import { readStored } from '../destination/pieces.ts';
-import type { Manifest, StoredBytes } from '../outputs/plan.ts';
-import type { Fragment } from '../outputs/fragment.ts';
-import type { Recall } from '../outputs/planner.ts';
-import type { DeflatedStore, StoredMember } from '../outputs/download/browser-zip.ts';
+import { processRunning } from '../processes.ts';
+import { readStored } from '../site/plan-bytes.ts';
+import type { StoredBytes } from '../site/plan.ts';
+import type { Fragment } from '../site/fragment.ts';
 
 /** Every file of the code and of the schemas, and the runtime's version. */
 export function pipelineFingerprint(): string {
@@ -49,6 +35,12 @@ export function pipelineFingerprint(): string {
   walk(fileURLToPath(SCHEMA_DIR));
   return hash.digest('hex');
 }
+
+/**
+ * The text `make` gives, recalled from the last build that made the `name`d text from inputs of the
+ * same `key` where there is one, made now otherwise: the same either way (outputs/output.ts).
+ */
+export type Recall = (name: string, key: string, make: () => string) => string;
 
 export class CacheError extends Error {
   override name = 'CacheError';
@@ -82,7 +74,7 @@ function lazyNodes(head: Record<string, unknown>, key: string, file: string, at?
 
 /**
  * Where an entry keeps its texts: one file that packs them all (its compact JSON, its page text and
- * its unit texts, outputs/units.ts) one after another, written at once. A file per text made a cold
+ * its unit texts, outputs/output.ts) one after another, written at once. A file per text made a cold
  * build create tens of thousands of files, which cost more than writing their bytes.
  */
 function packFile(base: string): string {
@@ -93,7 +85,7 @@ function packFile(base: string): string {
  * What an entry records of its fragment (as `packed`): its texts' sizes and places in the pack
  * file, and the rest as it is.
  */
-interface StoredTexts extends Pick<Fragment, 'key' | 'counts' | 'latest' | 'children'> {
+interface StoredTexts extends Pick<Fragment, 'key' | 'source' | 'counts' | 'latest' | 'children'> {
   /**
    * The compact JSON's and the page texts' sizes (one after the other at the file's start: the
    * listings' page text, then the survey pages'), and the page's line breaks.
@@ -136,6 +128,7 @@ function storedFragment(file: string, stored: StoredTexts): Fragment {
     pageBreaks,
     surveyPage: { file, size: surveyPage, offset: compact + page, fileSize },
     texts,
+    source: stored.source,
     counts: stored.counts,
     latest: stored.latest,
     children: stored.children,
@@ -185,27 +178,13 @@ export interface Cache {
   put(digest: Digest): Fragment | undefined;
   /** Removes entries this build did not use, so the cache does not grow without bound. */
   prune(used: ReadonlySet<string>): void;
-  manifest(outDir: string): Manifest | undefined;
-  saveManifest(outDir: string, manifest: Manifest): void;
-  /**
-   * Where the output a build replaces is kept, to become the next build's staging folder
-   * (spare.ts). Only the output built last keeps one, so the cache holds at most one output's
-   * worth: asking drops the others'.
-   */
-  spare(outDir: string): string | undefined;
   /** The hashes the last scan of a metadata folder recorded. */
   scanIndex(metadataDir: string): ScanIndex | undefined;
   saveScanIndex(metadataDir: string, index: ScanIndex): void;
-  /** SHA-256 checksums of output files by plan key (destination/checksums.ts). */
-  checksums(): Map<string, string>;
-  /** Keeps these checksums, and only these (those the next build may need: checksumsKept in build.ts). */
-  saveChecksums(sums: ReadonlyMap<string, string>): void;
   /** Whether the cross-file rules passed on inputs with this key. */
   rulesPassed(key: string): boolean;
   saveRulesPassed(key: string): void;
-  /** The browser's files deflated for the download's zip, by member key: those of the last build only. */
-  deflated: DeflatedStore;
-  /** A text made from inputs named by a key, kept for the next build: one of each name (outputs/planner.ts). */
+  /** A text made from inputs named by a key, kept for the next build: one of each name (outputs/output.ts). */
   recall: Recall;
   hits: number;
   misses: number;
@@ -218,16 +197,10 @@ export function noCache(): Cache {
     get: nothing,
     put: nothing,
     prune: nothing,
-    manifest: nothing,
-    saveManifest: nothing,
-    spare: nothing,
     scanIndex: nothing,
     saveScanIndex: nothing,
-    checksums: () => new Map(),
-    saveChecksums: nothing,
     rulesPassed: () => false,
     saveRulesPassed: nothing,
-    deflated: { get: nothing, put: nothing, keys: () => [], keep: nothing },
     recall: (_name, _key, make) => make(),
     storesTexts: false,
     hits: 0,
@@ -235,16 +208,20 @@ export function noCache(): Cache {
   };
 }
 
+/**
+ * What caches of earlier versions kept and this one does not: a copy of the last output replaced
+ * (as large as the output), its zip's members, its record and its checksums. Removed on sight.
+ */
+const NO_LONGER_KEPT = ['spares', 'deflated', 'manifests', 'checksums.json'];
+
 export function openCache(dir: string): Cache {
   const digests = path.join(dir, 'digests');
-  const manifests = path.join(dir, 'manifests');
+  for (const name of NO_LONGER_KEPT) rmSync(path.join(dir, name), { recursive: true, force: true });
   // Files about a folder (an output, a metadata folder) are named by a hash of its full path.
   const named = (folder: string) => createHash('sha256').update(path.resolve(folder)).digest('hex').slice(0, 16);
   const about = (folder: string) => `${named(folder)}.json`;
-  const manifestFile = (outDir: string) => path.join(manifests, about(outDir));
   const scanFile = (metadataDir: string) => path.join(dir, 'scans', about(metadataDir));
   const rulesFile = path.join(dir, 'rules-passed');
-  const checksumsFile = path.join(dir, 'checksums.json');
   const recalled = (name: string) => path.join(dir, 'recalled', `${name}.txt`);
   const readJson = (file: string): unknown => {
     try {
@@ -284,59 +261,6 @@ export function openCache(dir: string): Cache {
       // A cache that cannot be written (a full disk) only makes the next build slower.
       rmSync(temp, { force: true });
       return false;
-    }
-  };
-  // Deflated members: packed, one after another, into a file per build that deflated any (named by
-  // the time and a random part), and listed in one index with their CRC-32s, sizes and places, which is
-  // written once the build's members are all in their pack. A pack no member is listed in any more
-  // is removed; one mostly of members no longer used has the others copied into this build's pack
-  // first. A file per member made a cold build create thousands of files.
-  const deflatedDir = path.join(dir, 'deflated');
-  const deflatedIndex = path.join(deflatedDir, 'index.json');
-  type Member = [crc: number, size: number, compressedSize: number, pack: string, offset: number];
-  let deflated: { members: Map<string, Member>; packs: Map<string, number> } | undefined;
-  const isPackName = (name: unknown): name is string => typeof name === 'string' && /^[\w.-]+\.pack$/.test(name);
-  const stored = () => {
-    if (deflated) return deflated;
-    const read = readJson(deflatedIndex) as { members?: unknown; packs?: unknown } | undefined;
-    const packs = new Map(
-      read?.packs && typeof read.packs === 'object'
-        ? Object.entries(read.packs as Record<string, unknown>).filter(
-            (e): e is [string, number] => isPackName(e[0]) && Number.isSafeInteger(e[1]) && (e[1] as number) >= 0,
-          )
-        : [],
-    );
-    const valid = (v: unknown): v is Member =>
-      Array.isArray(v) &&
-      v.length === 5 &&
-      [v[0], v[1], v[2], v[4]].every((n) => Number.isSafeInteger(n) && (n as number) >= 0) &&
-      packs.has(v[3] as string);
-    deflated = {
-      members: new Map(
-        read?.members && typeof read.members === 'object'
-          ? Object.entries(read.members as Record<string, unknown>).filter((e): e is [string, Member] => valid(e[1]))
-          : [],
-      ),
-      packs,
-    };
-    return deflated;
-  };
-  // This build's pack: opened at its first member, closed when the members kept are chosen.
-  let pack: { name: string; fd: number; size: number } | undefined;
-  const appendToPack = (bytes: Uint8Array): { name: string; offset: number } | undefined => {
-    try {
-      if (!pack) {
-        mkdirSync(deflatedDir, { recursive: true });
-        const name = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}.pack`;
-        pack = { name, fd: openSync(path.join(deflatedDir, name), 'w'), size: 0 };
-      }
-      const offset = pack.size;
-      for (let at = 0; at < bytes.length;) at += writeSync(pack.fd, bytes, at, bytes.length - at, offset + at);
-      pack.size += bytes.length;
-      return { name: pack.name, offset };
-    } catch {
-      // A cache that cannot be written (a full disk) only makes the next build slower.
-      return undefined;
     }
   };
   const cache: Cache = {
@@ -405,6 +329,7 @@ export function openCache(dir: string): Cache {
           key: fragment.key,
           sizes,
           texts,
+          source: fragment.source,
           counts: fragment.counts,
           latest: fragment.latest,
           children: fragment.children,
@@ -429,38 +354,9 @@ export function openCache(dir: string): Cache {
         if (left || !used.has(name.split('.')[0] ?? '')) rmSync(path.join(digests, name), { force: true });
       }
     },
-    manifest: (outDir) => readJson(manifestFile(outDir)) as Manifest | undefined,
-    spare(outDir) {
-      const all = path.join(dir, 'spares');
-      const mine = named(outDir);
-      let names: string[] = [];
-      try {
-        names = readdirSync(all);
-      } catch {
-        // None yet.
-      }
-      // Another output's (its folder, manifest and files to write over), and what a stopped removal left.
-      const own = new Set([mine, `${mine}.json`, path.basename(recycledBeside(path.join(all, mine)))]);
-      for (const name of names) {
-        if (own.has(name)) continue;
-        if (/^[0-9a-f]{16}$/.test(name)) discard(path.join(all, name));
-        else rmSync(path.join(all, name), { recursive: true, force: true });
-      }
-      return path.join(all, mine);
-    },
-    saveManifest(outDir, manifest) {
-      save(manifestFile(outDir), JSON.stringify(manifest));
-    },
     scanIndex: (metadataDir) => readJson(scanFile(metadataDir)) as ScanIndex | undefined,
     saveScanIndex(metadataDir, index) {
       save(scanFile(metadataDir), JSON.stringify(index));
-    },
-    checksums() {
-      const stored = readJson(checksumsFile);
-      return new Map(stored && typeof stored === 'object' ? Object.entries(stored as Record<string, string>) : []);
-    },
-    saveChecksums(sums) {
-      save(checksumsFile, JSON.stringify(Object.fromEntries(sums)));
     },
     recall(name, key, make) {
       // The key on the first line, the text after it: no JSON to parse or escape (the home page's
@@ -480,64 +376,6 @@ export function openCache(dir: string): Cache {
     rulesPassed: (key) => (readJson(rulesFile) as { key?: string } | undefined)?.key === key,
     saveRulesPassed(key) {
       save(rulesFile, JSON.stringify({ key }));
-    },
-    deflated: {
-      get(key): StoredMember | undefined {
-        const { members, packs } = stored();
-        const known = members.get(key);
-        if (!known) return undefined;
-        const [crc, size, compressedSize, name, offset] = known;
-        // A member this build put is found once its pack is closed (keep), and its size known.
-        const fileSize = packs.get(name);
-        if (fileSize === undefined) return undefined;
-        // A pack gone or cut short since is noticed as the zip is written: the build starts again cold.
-        return { crc, size, compressedSize, bytes: { file: path.join(deflatedDir, name), size: compressedSize, offset, fileSize } };
-      },
-      put(key, member) {
-        const at = appendToPack(member.deflated);
-        if (at) stored().members.set(key, [member.crc, member.size, member.deflated.length, at.name, at.offset]);
-      },
-      keys: () => [...stored().members.keys()],
-      keep(used) {
-        const { members, packs } = stored();
-        for (const key of members.keys()) if (!used.has(key)) members.delete(key);
-        const live = new Map<string, number>();
-        for (const [, , compressedSize, name] of members.values()) live.set(name, (live.get(name) ?? 0) + compressedSize);
-        // A pack mostly of members no longer used: its others are copied into this build's pack.
-        for (const [name, size] of packs) {
-          const kept = live.get(name) ?? 0;
-          if (kept === 0 || kept * 2 >= size) continue;
-          try {
-            const bytes = readFileSync(path.join(deflatedDir, name));
-            if (bytes.length !== size) throw new Error(`has ${bytes.length} bytes, not ${size}`);
-            for (const [key, member] of members) {
-              if (member[3] !== name) continue;
-              const at = appendToPack(bytes.subarray(member[4], member[4] + member[2]));
-              if (!at) throw new Error('not copied');
-              members.set(key, [member[0], member[1], member[2], at.name, at.offset]);
-            }
-          } catch {
-            // Left where they are: a pack damaged since is noticed as the zip is written.
-          }
-        }
-        if (pack) {
-          closeSync(pack.fd);
-          packs.set(pack.name, pack.size);
-          pack = undefined;
-        }
-        const listed = new Set([...members.values()].map((m) => m[3]));
-        for (const name of packs.keys()) if (!listed.has(name)) packs.delete(name);
-        save(deflatedIndex, JSON.stringify({ packs: Object.fromEntries(packs), members: Object.fromEntries(members) }));
-        let names: string[];
-        try {
-          names = readdirSync(deflatedDir);
-        } catch {
-          return;
-        }
-        // Packs no member is in, and those of a build that was stopped (this build holds the cache).
-        for (const name of names)
-          if (name !== path.basename(deflatedIndex) && !packs.has(name)) rmSync(path.join(deflatedDir, name), { force: true });
-      },
     },
   };
   return cache;

@@ -10,8 +10,7 @@ import { KINDS, childrenOf, classify, sectionOf } from '../kinds/registry.ts';
 import type { FileKind, KindType, Placement } from '../kinds/registry.ts';
 import { walk } from '../kinds/walk.ts';
 import type { Item } from '../kinds/walk.ts';
-import { renderFragment } from '../outputs/fragment.ts';
-import type { Encode, Fragment } from '../outputs/fragment.ts';
+import type { Encode, Fragment } from '../site/fragment.ts';
 import { decodeMetadata } from './encoding.ts';
 import { parseFileFast } from './parse.ts';
 import type { MetadataFile } from './parse.ts';
@@ -64,8 +63,14 @@ function shapeOf(data: unknown): string {
   return createHash('sha256').update(JSON.stringify(data)).digest('hex');
 }
 
-/** `encode` makes the rendered texts' bytes (fragment.ts). */
-export function digest(relative: string, bytes: Uint8Array, key: string, validators: Validators, render = true, encode?: Encode): Digest {
+/**
+ * Renders a group's or facility's texts (outputs/fragment.ts): handed in by whoever digests, so
+ * that this stage knows what a fragment is but not how any output renders one.
+ */
+export type Render = (kind: KindType, data: NodeYaml, place: readonly string[], key: string, source: string, encode?: Encode) => Fragment;
+
+/** With `render`, a valid group's or facility's texts are rendered too; `encode` makes their bytes (site/fragment.ts). */
+export function digest(relative: string, bytes: Uint8Array, key: string, validators: Validators, render?: Render, encode?: Encode): Digest {
   const placed = classify(relative);
   if ('problem' in placed) throw new Error(`digest of a file outside the layout: ${relative}`);
   const { kind, placement } = placed;
@@ -82,6 +87,6 @@ export function digest(relative: string, bytes: Uint8Array, key: string, validat
   const data = skeleton(kind, file.data);
   const shape = shapeOf(data);
   if (!valid || !render) return { ...base, diagnostics, valid, data, shape };
-  const fragment = renderFragment(kind, file.data as NodeYaml, [placement.survey, placement.release ?? ''], key, encode);
+  const fragment = render(kind, file.data as NodeYaml, [placement.survey, placement.release ?? ''], key, relative, encode);
   return { ...base, diagnostics, valid, data, shape, fragment };
 }

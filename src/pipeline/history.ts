@@ -32,7 +32,8 @@ export class HistoryError extends ArchiveSchemaError {
   }
 }
 
-async function git(cwd: string, args: string[]): Promise<string> {
+/** Runs git in a folder; what it printed, or a HistoryError with the first line it complained with. */
+export async function git(cwd: string, args: string[]): Promise<string> {
   try {
     const { stdout } = await run('git', args, { cwd, maxBuffer: 1 << 30, encoding: 'utf8' });
     return stdout;
@@ -64,8 +65,8 @@ function splitNul(bytes: Buffer): Buffer[] {
   return parts;
 }
 
-/** Reads many blobs in one `git cat-file --batch`, in order. */
-function readBlobs(cwd: string, specs: readonly string[]): Promise<string[]> {
+/** Reads many blobs (`rev:path`, or blob ids) in one `git cat-file --batch`, in order. */
+export function readBlobs(cwd: string, specs: readonly string[]): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', ['cat-file', '--batch'], { cwd });
     const chunks: Buffer[] = [];

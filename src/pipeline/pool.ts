@@ -5,10 +5,10 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Cache } from './cache.ts';
 import { digest } from './digest.ts';
-import type { Digest } from './digest.ts';
-import { TextScratch } from '../outputs/fragment.ts';
-import type { Fragment } from '../outputs/fragment.ts';
-import { RUNS_COMPILED, codeFile } from '../project.ts';
+import type { Digest, Render } from './digest.ts';
+import { TextScratch } from '../site/fragment.ts';
+import type { Fragment } from '../site/fragment.ts';
+import { RUNS_COMPILED } from '../project.ts';
 import { compileValidators } from './validate.ts';
 import type { Validators } from './validate.ts';
 
@@ -33,11 +33,11 @@ export interface Request {
  * Once its texts are stored, the digest handed on points at them in the cache, as a warm build's
  * do: the build does not hold them in memory, and the writer copies them from there.
  */
-export function digestJob(job: Job, validators: Validators, cache: Cache): Digest {
+export function digestJob(job: Job, validators: Validators, cache: Cache, render: Render): Digest {
   // Texts the cache stores go there at once: they are encoded into this thread's scratch buffer.
   scratch.reset();
   const encode = cache.storesTexts ? scratch.encode : undefined;
-  const result = digest(job.relative, job.bytes, job.key, validators, job.render, encode);
+  const result = digest(job.relative, job.bytes, job.key, validators, job.render ? render : undefined, encode);
   const stored = cache.put(result);
   if (stored) return { ...result, fragment: stored };
   // Not stored (a full disk): the texts are copied out of the scratch buffer, which the next file reuses.
@@ -53,8 +53,6 @@ function ownBytes(fragment: Fragment): Fragment {
   return { ...fragment, compact: own(fragment.compact), page: own(fragment.page), surveyPage: own(fragment.surveyPage), texts };
 }
 
-/** Worker threads run compiled JavaScript; under a TypeScript test runner the work stays here. */
-const WORKER_SCRIPT = codeFile('pipeline/digest-worker.js');
 const WORK_PER_WORKER = 4_000_000;
 
 /** How many workers a build uses by default: one per core, at most four. */
@@ -65,11 +63,21 @@ export function defaultWorkers(): number {
 export async function digestAll(
   requests: readonly Request[],
   cache: Cache,
-  options: { workers: number; render?: boolean; cacheDir?: string; onProgress?: (done: number, total: number) => void },
+  options: {
+    workers: number;
+    /** Renders the texts of groups and facilities, here; the worker script does in its threads. */
+    render: Render;
+    /** A worker thread's script (compiled JavaScript: under a TypeScript test runner the work stays here). */
+    workerScript: URL;
+    /** Whether to render the texts at all (a check without a cache needs none). */
+    rendering?: boolean;
+    cacheDir?: string;
+    onProgress?: (done: number, total: number) => void;
+  },
 ): Promise<Digest[]> {
   const results: (Digest | undefined)[] = requests.map((r) => cache.get(r.key));
   const todo = requests.flatMap((r, index) =>
-    results[index] ? [] : [{ job: { relative: r.relative, key: r.key, bytes: r.bytes(), render: options.render ?? true }, index }],
+    results[index] ? [] : [{ job: { relative: r.relative, key: r.key, bytes: r.bytes(), render: options.rendering ?? true }, index }],
   );
   let done = requests.length - todo.length;
   const tick = () => options.onProgress?.(++done, requests.length);
@@ -79,7 +87,7 @@ export async function digestAll(
   const workers = RUNS_COMPILED ? Math.min(options.workers, Math.floor(bytes / WORK_PER_WORKER)) : 0;
   if (workers > 1) {
     // Workers store what they make in the cache themselves, in parallel.
-    await runWorkers(workers, todo, options.cacheDir, (index, result) => {
+    await runWorkers(options.workerScript, workers, todo, options.cacheDir, (index, result) => {
       results[index] = result;
       tick();
     });
@@ -87,7 +95,7 @@ export async function digestAll(
     // The schemas are compiled only when there is something to validate.
     const validators = compileValidators();
     for (const { job, index } of todo) {
-      results[index] = digestJob(job, validators, cache);
+      results[index] = digestJob(job, validators, cache, options.render);
       tick();
     }
   }
@@ -99,6 +107,7 @@ export async function digestAll(
 
 /** Deals the largest files out first, each to whichever worker is free, so no worker idles long. */
 function runWorkers(
+  script: URL,
   count: number,
   todo: { job: Job; index: number }[],
   cacheDir: string | undefined,
@@ -109,7 +118,7 @@ function runWorkers(
     let running = count;
     let failed = false;
     for (let n = 0; n < count; n++) {
-      const worker = new Worker(WORKER_SCRIPT, { workerData: { cacheDir } });
+      const worker = new Worker(script, { workerData: { cacheDir } });
       let current: { job: Job; index: number } | undefined;
       const next = () => {
         current = queue.shift();

@@ -14,8 +14,8 @@ import {
   methodNotAllowedFile,
   optionsBody,
   optionsFile,
-} from '../../hosting/routes.ts';
-import type { PageAnswer, View } from '../../hosting/routes.ts';
+} from '../../site/routes.ts';
+import type { PageAnswer, View } from '../../site/routes.ts';
 
 /** dist/-relative path → file content. */
 export function fixedFiles(): Map<string, string> {

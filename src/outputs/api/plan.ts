@@ -4,11 +4,11 @@
 import { encodeJson } from './encode.ts';
 import { fixedFiles } from './fixed.ts';
 import { responses } from './responses.ts';
-import { compactPiece } from '../fragment.ts';
-import type { Fragment } from '../fragment.ts';
-import { planOf, plansOf } from '../plan.ts';
-import type { Plan } from '../plan.ts';
-import type { PlanInput } from '../planner.ts';
+import { compactPiece } from '../../site/fragment.ts';
+import type { Fragment } from '../../site/fragment.ts';
+import { planOf, plansOf } from '../../site/plan.ts';
+import type { Plan } from '../../site/plan.ts';
+import type { PlanInput } from '../output.ts';
 import { Placeholders } from '../splice.ts';
 
 export function planApi(input: PlanInput): Plan[] {

@@ -2,8 +2,8 @@
 // in every format, with their values. What stands for each group or facility inside them is the
 // caller's: the API object itself, or a placeholder for text rendered once (outputs/plan.ts).
 
-import { DATA_TYPES, FORMATS, detailFile, listFile, surveyUrl } from '../../hosting/routes.ts';
-import type { DataType, Format, View } from '../../hosting/routes.ts';
+import { DATA_TYPES, FORMATS, detailFile, listFile, surveyUrl } from '../../site/routes.ts';
+import type { DataType, Format, View } from '../../site/routes.ts';
 import type { NodeYaml } from '../../kinds/data.ts';
 import { SECTIONS } from '../../kinds/registry.ts';
 import type { KindType } from '../../kinds/registry.ts';

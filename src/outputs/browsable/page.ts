@@ -3,8 +3,8 @@
 // links. It imports only from src/ and web-standard APIs: the edge function renders error pages,
 // and fills in the request of pages written as files, with it too.
 
-import { CONTENT_TYPES, DATA_TYPES, DOCUMENTS, HEADERS, VIEWS, browserSurveyPath, requestTarget } from '../../hosting/routes.ts';
-import type { View } from '../../hosting/routes.ts';
+import { CONTENT_TYPES, DATA_TYPES, DOCUMENTS, HEADERS, VIEWS, browserSurveyPath, requestTarget } from '../../site/routes.ts';
+import type { View } from '../../site/routes.ts';
 
 export const STATUS_TEXT: Record<number, string> = {
   200: 'OK',

@@ -2,10 +2,10 @@
 // facility's page text spliced in at its column. The request line is left for the edge to fill in.
 
 import { responses } from '../api/responses.ts';
-import { pagePiece } from '../fragment.ts';
-import { planOf } from '../plan.ts';
-import type { Plan } from '../plan.ts';
-import type { PlanInput } from '../planner.ts';
+import { pagePiece } from '../../site/fragment.ts';
+import { planOf } from '../../site/plan.ts';
+import type { Plan } from '../../site/plan.ts';
+import type { PlanInput } from '../output.ts';
 import { Placeholders } from '../splice.ts';
 import { browsableFrame, linkedJson, pageJson } from './page.ts';
 

@@ -4,18 +4,18 @@
 // (texts.ts) and spliced in, their survey's and release's breadcrumbs filled in as they are written.
 
 import { createHash } from 'node:crypto';
-import { DATA_TYPES, DOCUMENTS, requestTarget, surveyUrl } from '../../hosting/routes.ts';
+import { DATA_TYPES, DOCUMENTS, requestTarget, surveyUrl } from '../../site/routes.ts';
 import { SECTIONS } from '../../kinds/registry.ts';
 import { rootsOf } from '../../pipeline/assemble.ts';
 import type { Archive, ReleaseEntry, SurveyEntry } from '../../pipeline/assemble.ts';
 import { releaseHead, surveyObject } from '../api/objects.ts';
-import { textPiece } from '../fragment.ts';
-import type { Fragment } from '../fragment.ts';
-import { planOf } from '../plan.ts';
-import { readStored } from '../../destination/pieces.ts';
-import type { Bytes, Piece, Plan } from '../plan.ts';
-import type { PlanInput } from '../planner.ts';
-import { manyTextName } from '../units.ts';
+import { textPiece } from '../../site/fragment.ts';
+import type { Fragment } from '../../site/fragment.ts';
+import { planOf } from '../../site/plan.ts';
+import { readStored } from '../../site/plan-bytes.ts';
+import type { Bytes, Piece, Plan } from '../../site/plan.ts';
+import type { PlanInput } from '../output.ts';
+import { manyTextName } from '../output.ts';
 import { bandChart, skyMap } from './pictures/index.ts';
 import { STYLESHEET_PATH, homePage, inlinePicture, pageHref, releasePage, stylesheet, surveyPage } from './pages/index.ts';
 import type { DataKind, DataRelease, PagePath, ReleaseCounts, Survey } from './pages/index.ts';
@@ -30,7 +30,8 @@ import { siteScriptText } from './client/script.ts';
 import { ADDRESS_PATH, ICON_PATH, ICON_SVG, SCRIPT_PATH, addressPage } from './pages/index.ts';
 import type { FacilitySky } from './texts.ts';
 
-const BROWSER = 'browser';
+/** The name of the browser's per-file texts, and of the output. */
+export const BROWSER = 'browser';
 
 /** The file a page is written to: its path's names as they are (links percent-encode them; hosts and file:// decode). */
 export function pageFile(path: PagePath): string {

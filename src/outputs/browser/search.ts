@@ -19,10 +19,10 @@
 
 import type { KindType } from '../../kinds/registry.ts';
 import type { ApiObject } from '../api/objects.ts';
-import type { UnitPlace } from '../units.ts';
+import type { UnitPlace } from '../output.ts';
 import { displayName, isPlaceholder } from './pages/html.ts';
 import type { CatalogueGroup, DataProduct, ImagingFacility, ProductFacility } from './pages/index.ts';
-import { dataKindOf } from './texts.ts';
+import { dataKindOf } from './pages/places.ts';
 
 /** The search data's file below the site's root. */
 export const SEARCH_DATA_PATH = 'browse/search-data.js';

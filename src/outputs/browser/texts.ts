@@ -1,19 +1,18 @@
 // The schema browser's pages of one catalogue group or facility file (the group's and its tables',
 // an imaging facility's and its bands', an IFS or spectra facility's), rendered with the file in the
-// worker threads and cached with it (outputs/units.ts), so an edit re-renders that file's pages only.
+// worker threads and cached with it (outputs/output.ts), so an edit re-renders that file's pages only.
 // What a page shows of its survey and release (their names in the breadcrumbs) lives in other files:
 // it is left as a NUL, filled in as the page is written (plan.ts).
 
-import { sectionOf } from '../../kinds/registry.ts';
 import type { KindType } from '../../kinds/registry.ts';
 import type { ApiObject } from '../api/objects.ts';
-import type { UnitPlace } from '../units.ts';
+import type { UnitPlace } from '../output.ts';
 import { bandChart, markOnDefaultMap, skyMap } from './pictures/index.ts';
 import type { ChartFacility, MarkedRegion, RegionName } from './pictures/index.ts';
 import { bandPage, facilityPage, groupPage, productFacilityPage, regionId, tablePage } from './pages/index.ts';
-import type { CatalogueGroup, DataKind, ImagingFacility, PagePath, ProductFacility, ReleasePlace } from './pages/index.ts';
+import type { CatalogueGroup, ImagingFacility, PagePath, ProductFacility, ReleasePlace } from './pages/index.ts';
 import { displayName, linkFrom, rootOf } from './pages/html.ts';
-import { childPath, parentPath, releaseCrumbs } from './pages/places.ts';
+import { childPath, dataKindOf, parentPath, releaseCrumbs } from './pages/places.ts';
 import { crumbItem, jsonLink } from './pages/shell.ts';
 import { itemSize, releaseItem } from './pages/survey.ts';
 import { searchEntry } from './search.ts';
@@ -49,13 +48,6 @@ export interface FacilitySky {
   facility: ChartFacility;
   /** Each region with its mark on the all-sky map, which its facility's, its band's and the home page's maps all draw. */
   regions: MarkedRegion[];
-}
-
-/** The data type of a kind's files. */
-export function dataKindOf(kind: KindType): DataKind {
-  const section = sectionOf(kind);
-  if (!section) throw new Error(`${kind} files have no pages of their own`);
-  return section.dataType;
 }
 
 /** A file's place, its survey and release labelled as given (their names when rendered with the file alone). */

@@ -3,19 +3,19 @@
 // and the number of nodes of each kind; and archive.json.gz, the same text as gzip members.
 
 import { createHash } from 'node:crypto';
-import { detailFile } from '../../hosting/routes.ts';
+import { detailFile } from '../../site/routes.ts';
 import { KIND_TYPES, SECTIONS } from '../../kinds/registry.ts';
 import { rootsOf } from '../../pipeline/assemble.ts';
 import type { Archive } from '../../pipeline/assemble.ts';
 import { jsonParts } from '../api/plan.ts';
 import type { JsonPart } from '../api/plan.ts';
 import { encodeJson } from '../api/encode.ts';
-import { compactPiece, textPiece } from '../fragment.ts';
-import type { Fragment } from '../fragment.ts';
+import { compactPiece, textPiece } from '../../site/fragment.ts';
+import type { Fragment } from '../../site/fragment.ts';
 import { instant } from '../api/objects.ts';
-import type { Piece } from '../plan.ts';
-import type { PlanInput } from '../planner.ts';
-import { gzipMember } from './gzip.ts';
+import type { Piece } from '../../site/plan.ts';
+import type { PlanInput } from '../output.ts';
+import { gzipMember } from '../../site/compression.ts';
 
 /** The version of archive.json's envelope; the survey objects are the API's own. */
 export const ARCHIVE_SCHEMA_VERSION = '1.0';

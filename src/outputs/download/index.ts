@@ -1,77 +1,110 @@
-// The download's checksum list (SHA256SUMS, which `sha256sum -c` reads) and its page: each file
-// with what it is, its size and checksum, and how to verify them.
+// The offline download's data files (download/): the whole archive as JSON and gzip, and the VO
+// tables (columns, regions and products as CSV and VOTable, TAP_SCHEMA, the VOSI tableset, also at
+// vo/tables.xml). Their rows are rendered once per group or facility (its texts); the reference
+// version makes the same files from whole objects.
 
-import { DOCUMENTS, DOWNLOAD_DIR } from '../../hosting/routes.ts';
-import { escapeHtml } from '../browsable/page.ts';
-import { planOf } from '../plan.ts';
-import type { Plan } from '../plan.ts';
+import { KIND_TYPES, SECTIONS } from '../../kinds/registry.ts';
+import type { KindType } from '../../kinds/registry.ts';
+import type { NodeYaml } from '../../kinds/data.ts';
+import type { Entry, ReleaseEntry, SurveyEntry } from '../../pipeline/assemble.ts';
+import { gzipMember } from '../../site/compression.ts';
+import { DOWNLOAD_DIR, detailFile } from '../../site/routes.ts';
+import { wholeText } from '../../site/plan.ts';
+import { encodeJson } from '../api/encode.ts';
+import { nodeObject } from '../api/objects.ts';
+import { responses } from '../api/responses.ts';
+import type { Output, OutputFiles, ReferenceInput, UnitTextDeclaration } from '../output.ts';
+import {
+  columnsCsvRows,
+  columnsVotRows,
+  productsCsvRows,
+  productsVotRows,
+  regionsCsvRows,
+  regionsVotRows,
+  tablesetGroupTables,
+  tapColumnRows,
+  tapTableRows,
+} from '../vo/index.ts';
+import { ARCHIVE_SCHEMA_VERSION, archiveParts } from './archive.ts';
+import { ARCHIVE_FILE, VO_TABLES_FILE, planDownload } from './plan.ts';
+import { voDocuments } from './vo.ts';
 
-export const SUMS_FILE = `${DOWNLOAD_DIR}/SHA256SUMS`;
-export const INDEX_FILE = `${DOWNLOAD_DIR}/index.html`;
-/** The files planDownloadIndex makes. */
-export const INDEX_FILES = [INDEX_FILE, SUMS_FILE] as const;
+const BOTH: readonly KindType[] = SECTIONS.map((s) => s.kind);
+const GROUPS: readonly KindType[] = ['CatalogueGroup'];
+const FACILITIES: readonly KindType[] = ['ImagingFacility'];
+const PRODUCT_FACILITIES: readonly KindType[] = ['IFSFacility', 'SpectraFacility'];
 
-/** A file's size as people read it. */
-function sizeText(bytes: number): string {
-  if (bytes < 1000) return `${bytes} bytes`;
-  const units = ['kB', 'MB', 'GB'];
-  let value = bytes / 1000;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 ? 2 : 1)} ${units[unit] ?? ''}`;
-}
+const TEXTS: readonly UnitTextDeclaration[] = [
+  // The compact JSON as a gzip member, for archive.json.gz.
+  { name: 'json.gz', kinds: BOTH, filled: false, render: (_api, _place, compact) => gzipMember(compact) },
+  // A row per column, per region, per IFS or spectra data product (download/, vo/).
+  { name: 'columns.csv', kinds: GROUPS, filled: true, render: columnsCsvRows },
+  { name: 'columns.vot', kinds: GROUPS, filled: true, render: columnsVotRows },
+  { name: 'regions.csv', kinds: FACILITIES, filled: true, render: regionsCsvRows },
+  { name: 'regions.vot', kinds: FACILITIES, filled: true, render: regionsVotRows },
+  { name: 'products.csv', kinds: PRODUCT_FACILITIES, filled: true, render: productsCsvRows },
+  { name: 'products.vot', kinds: PRODUCT_FACILITIES, filled: true, render: productsVotRows },
+  // TAP_SCHEMA's tables and columns rows, and the VOSI tableset's tables.
+  { name: 'tap-tables.vot', kinds: GROUPS, filled: false, render: tapTableRows },
+  { name: 'tap-columns.vot', kinds: GROUPS, filled: false, render: tapColumnRows },
+  { name: 'tableset.xml', kinds: GROUPS, filled: false, render: tablesetGroupTables },
+];
 
-/** `sha256sum` lines for the files, by name within the download folder. */
-function sumsText(files: readonly { name: string; sum: string }[]): string {
-  return files.map((f) => `${f.sum}  ${f.name}\n`).join('');
-}
+export const download: Output = {
+  name: 'download',
+  texts: TEXTS,
+  plan: planDownload,
+  reference: referenceDownload,
+};
 
 /**
- * The page and the checksum list for the download's data files (`plans`, with `sums` by path).
- * The list covers every file in the folder but itself, the page included; the page gives each data
- * file's checksum, and the list's size.
+ * The download, the straightforward way: archive.json as one value serialised at once; the gzip
+ * members over the same parts as the fast path's; each row text rendered from whole objects.
  */
-export function planDownloadIndex(plans: readonly Plan[], sums: ReadonlyMap<string, string>, sha256: (text: string) => string): Plan[] {
-  const inFolder = (p: Plan) => p.path.slice(DOWNLOAD_DIR.length + 1);
-  const rows = plans.map((p) => ({ name: inFolder(p), size: p.size, sum: sums.get(p.path) ?? '' }));
-  const page = indexPage(rows);
-  const listed = [...rows, { name: INDEX_FILE.slice(DOWNLOAD_DIR.length + 1), size: Buffer.byteLength(page), sum: sha256(page) }];
-  const [indexFile, sumsFile] = INDEX_FILES;
-  return [planOf(indexFile, [page]), planOf(sumsFile, [sumsText(listed)])];
+function referenceDownload(input: ReferenceInput): OutputFiles {
+  const { archive, baseUrl } = input;
+  const files: OutputFiles = new Map();
+  files.set(ARCHIVE_FILE, archiveJson(input));
+  const members = archiveParts(input).map((part) =>
+    gzipMember(typeof part === 'string' ? Buffer.from(part, 'utf8') : (part.compact as Uint8Array)),
+  );
+  files.set(`${ARCHIVE_FILE}.gz`, Buffer.concat(members));
+  const rows = (entry: Entry<NodeYaml>, text: string, fill: string): string => {
+    const declared = TEXTS.find((t) => t.name === text);
+    const { survey, release = '' } = entry.file.placement;
+    const kind = entry.file.kind as KindType;
+    if (!declared || !('render' in declared)) throw new Error(`no text named ${text}`);
+    const made = declared.render(nodeObject(kind, entry.data, [survey, release]), { survey, release }, new Uint8Array());
+    return (typeof made === 'string' ? made : Buffer.from(made).toString('utf8')).replaceAll('\0', fill);
+  };
+  const documents = voDocuments(archive, baseUrl, rows);
+  for (const [name, pieces] of documents) files.set(`${DOWNLOAD_DIR}/${name}`, wholeText(name, pieces));
+  files.set(VO_TABLES_FILE, wholeText(VO_TABLES_FILE, documents.get('tables.xml') ?? []));
+  return files;
 }
 
-function indexPage(rows: readonly { name: string; size: number; sum: string }[]): string {
-  const titles = new Map(DOCUMENTS.map((d) => [d.file.slice(DOWNLOAD_DIR.length + 1), d.title]));
-  const body = rows
-    .map(
-      (r) =>
-        `<tr><td><a href="${escapeHtml(encodeURIComponent(r.name))}">${escapeHtml(r.name)}</a></td><td>${escapeHtml(titles.get(r.name) ?? '')}</td><td class="n">${escapeHtml(sizeText(r.size))}</td><td><code>${r.sum}</code></td></tr>`,
-    )
-    .join('\n');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Download the archive's schema</title>
-<style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:72rem}table{border-collapse:collapse}td,th{padding:.3rem .6rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}.n{text-align:right;white-space:nowrap}code{font-size:.85em;word-break:break-all}pre{background:#f4f4f4;padding:.6rem}</style>
-</head>
-<body>
-<h1>Download the archive's schema</h1>
-<p>Everything the API publishes, to work offline: the whole archive as one JSON document, every catalogue column, every imaging region and every IFS or spectra data product as CSV and as VOTable, the catalogue tables as TAP_SCHEMA and as a VOSI tables document, and the schema browser's pages as a zip: unpack it and open <code>index.html</code> in a browser.</p>
-<table>
-<thead><tr><th>file</th><th>what it is</th><th>size</th><th>SHA-256</th></tr></thead>
-<tbody>
-${body}
-<tr><td><a href="SHA256SUMS">SHA256SUMS</a></td><td>${escapeHtml(titles.get('SHA256SUMS') ?? '')}</td><td class="n"></td><td>this page and every file above</td></tr>
-</tbody>
-</table>
-<h2>Verifying a download</h2>
-<p>Download the files you want and <code>SHA256SUMS</code> into one folder, then run:</p>
-<pre>sha256sum -c --ignore-missing SHA256SUMS</pre>
-<p>Each file should be reported <code>OK</code>. On macOS, use <code>shasum -a 256 -c SHA256SUMS</code>.</p>
-<p><a href="../">The site's front page</a> · <a href="../api/docs/">API reference</a></p>
-</body>
-</html>
-`;
+/** archive.json whole: every survey's route as one value, with the counts of each type and the latest update. */
+function archiveJson({ archive, baseUrl }: ReferenceInput): string {
+  const items = (kind: KindType, entry: Entry<NodeYaml>, survey: SurveyEntry, release: ReleaseEntry) =>
+    nodeObject(kind, entry.data, [survey.data.name, release.data.name]);
+  const surveys = [...responses(archive, items, baseUrl)].filter(
+    (r) => r.view === 'detail' && r.format === null && r.path === detailFile(r.path.split('/')[2] ?? '', null, null),
+  );
+  const counts: Record<string, number> = Object.fromEntries(KIND_TYPES.map((type) => [type, 0]));
+  let latest = '';
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      value.forEach(visit);
+      return;
+    }
+    if (value === null || typeof value !== 'object') return;
+    const node = value as Record<string, unknown>;
+    if (typeof node.type === 'string') {
+      counts[node.type] = (counts[node.type] ?? 0) + 1;
+      if (typeof node.updated === 'string' && node.updated > latest) latest = node.updated;
+    }
+    Object.values(node).forEach(visit);
+  };
+  for (const survey of surveys) visit(survey.value);
+  return `${encodeJson({ schema_version: ARCHIVE_SCHEMA_VERSION, generated: latest || null, counts, surveys: surveys.map((s) => s.value) })}\n`;
 }

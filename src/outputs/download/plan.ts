@@ -2,11 +2,11 @@
 // archive and each file's rendered texts. Their checksums and the folder's page come after, from the bytes these plans
 // make (index.ts, destination/checksums.ts).
 
-import { DOWNLOAD_DIR, VO_DIR } from '../../hosting/routes.ts';
-import { textPiece } from '../fragment.ts';
-import { planOf } from '../plan.ts';
-import type { Plan } from '../plan.ts';
-import type { PlanInput } from '../planner.ts';
+import { DOWNLOAD_DIR, VO_DIR } from '../../site/routes.ts';
+import { textPiece } from '../../site/fragment.ts';
+import { planOf } from '../../site/plan.ts';
+import type { Plan } from '../../site/plan.ts';
+import type { PlanInput } from '../output.ts';
 import { archiveGzipPieces, archiveJsonPieces, archiveParts } from './archive.ts';
 import { voDocuments } from './vo.ts';
 import type { RowsOf } from './vo.ts';

@@ -2,14 +2,14 @@
 // the rows every group or facility rendered once (units.ts), and a tail. The same order, and the
 // same heads and tails, give the reference path's documents (reference.ts), made from whole objects.
 
-import { surveyUrl } from '../../hosting/routes.ts';
+import { surveyUrl } from '../../site/routes.ts';
 import type { KindType } from '../../kinds/registry.ts';
 import { rootsOf } from '../../pipeline/assemble.ts';
 import type { Archive, Entry, ReleaseEntry, SurveyEntry } from '../../pipeline/assemble.ts';
 import type { NodeYaml } from '../../kinds/data.ts';
 import { releaseHead } from '../api/objects.ts';
 import type { ApiObject } from '../api/objects.ts';
-import type { Piece } from '../plan.ts';
+import type { Piece } from '../../site/plan.ts';
 import {
   columnsCsvHeader,
   columnsVotHead,

@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 description of the site: every route of the one route table (hosting/routes.ts)
+// The OpenAPI 3.1 description of the site: every route of the one route table (site/routes.ts)
 // with its parameters, methods, statuses, headers and bodies, and every document the site serves,
 // with the response bodies' schemas converted from schemas/api/. Nothing in it is kept by hand: a
 // route, header, body or schema changed there changes here.
@@ -19,8 +19,8 @@ import {
   documentHeaders,
   methodNotAllowedBody,
   optionsBody,
-} from '../../hosting/routes.ts';
-import type { Document, View } from '../../hosting/routes.ts';
+} from '../../site/routes.ts';
+import type { Document, View } from '../../site/routes.ts';
 import { PACKAGE_JSON } from '../../project.ts';
 import { COMPONENT_SCHEMAS, responseSchemas } from './schemas.ts';
 

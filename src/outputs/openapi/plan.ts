@@ -1,10 +1,9 @@
 // The OpenAPI description and its reference page, at the files the route table gives the two
 // documents: both are made from the one document, so the page never says what the JSON does not.
 
-import { DOCUMENTS } from '../../hosting/routes.ts';
-import { planOf } from '../plan.ts';
-import type { Plan } from '../plan.ts';
-import type { Planner } from '../planner.ts';
+import { DOCUMENTS } from '../../site/routes.ts';
+import { planOf } from '../../site/plan.ts';
+import type { Plan } from '../../site/plan.ts';
 import { OPENAPI_PATH, REFERENCE_PATH, openapiDocument } from './document.ts';
 import { apiReferencePage } from './page.ts';
 
@@ -16,10 +15,10 @@ export function documentFile(path: string): string {
 }
 
 /** A planner like every other, though the document does not depend on the metadata. */
-export const planOpenapi: Planner = (): Plan[] => {
+export function planOpenapi(): Plan[] {
   const document = openapiDocument();
   return [
     planOf(documentFile(OPENAPI_PATH), [`${JSON.stringify(document, null, 2)}\n`]),
     planOf(documentFile(REFERENCE_PATH), [apiReferencePage(document)]),
   ];
-};
+}

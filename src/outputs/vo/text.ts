@@ -39,11 +39,24 @@ export function xmlText(text: string): string {
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CSV_QUOTED = /[",\n\v\f\r\x1C-\x1E\x85\u2028\u2029]|^\s|\s$/;
 
+// A spreadsheet opening a CSV file runs a cell that starts with one of these as a formula
+// (=HYPERLINK(...) sends the sheet's cells to any address), also after white space, which some
+// readers trim first (OWASP, "CSV Injection").
+const CSV_FORMULA = /^[\t\r]|^\s*[=+\-@]/;
+// A number as the listings write one (String(n), or the decimals the schemas allow): a spreadsheet
+// reads it as that number, never as a formula; so does the archive's '-' for "none", a sign alone.
+const CSV_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$|^-$/;
+
 /**
  * A CSV field (RFC 4180): quoted, its quotes doubled, when it holds a comma, a quote or a character
- * some reader takes for a line end, or starts or ends with white space; as it is otherwise.
+ * some reader takes for a line end, or starts or ends with white space; as it is otherwise. A cell
+ * a spreadsheet would run as a formula (one starting with =, +, -, @, a tab or a carriage return)
+ * is written as OWASP recommends, a single quote before it, inside quotes: spreadsheets show the
+ * text, and CSV readers (Python's csv module, astropy) read it with the quote in front. Numbers,
+ * which start with - or + in the listings' numeric fields (-0.5, +5), are never changed.
  */
 export function csvField(text: string): string {
+  if (CSV_FORMULA.test(text) && !CSV_NUMBER.test(text)) return `"'${text.replaceAll('"', '""')}"`;
   return CSV_QUOTED.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -12,6 +12,8 @@ import type { PagePath } from './html.ts';
 import { shell } from './shell.ts';
 import type { Crumb } from './shell.ts';
 import type { DataRelease, Survey } from './types.ts';
+import { sectionOf } from '../../../kinds/registry.ts';
+import type { KindType } from '../../../kinds/registry.ts';
 
 /** The survey a page belongs to. */
 export interface SurveyPlace {
@@ -85,4 +87,11 @@ export function nodePage(
 ): string {
   const title = displayName(node);
   return shell({ path, title, body, crumbs: [...above, { label: title }], site: place.site, surveyId: idOf(place) });
+}
+
+/** The data type of a kind's files. */
+export function dataKindOf(kind: KindType): DataKind {
+  const section = sectionOf(kind);
+  if (!section) throw new Error(`${kind} files have no pages of their own`);
+  return section.dataType;
 }

@@ -15,7 +15,7 @@ import type { MetadataFile, PathSegment } from './parse.ts';
 import { ajvVersion, codegen, newAjv, standaloneSource } from './ajv.ts';
 import { CHECKS } from './checks.ts';
 import { SCHEMA_DIR, codeFile } from '../project.ts';
-import { MAX_MARKUP_DEPTH, markupTooDeep } from '../outputs/browser/sanitise.ts';
+import { MAX_MARKUP_DEPTH, markupTooDeep } from '../vocabularies/markup.ts';
 import type { Finding } from './checks.ts';
 import { VOTABLE_DATATYPES, datatypeMeant } from '../vocabularies/datatypes.ts';
 

@@ -78,6 +78,7 @@ test('the metadata schemas as written compile in strict mode, strict types inclu
   const ajv = newAjv({ strict: true, allowUnionTypes: true, allErrors: true });
   ajv.addKeyword('patternErrorMessage');
   ajv.addKeyword({ keyword: 'x-check', schemaType: ['string', 'array'], validate: () => true });
+  ajv.addKeyword('x-suggest');
   for (const file of readdirSync(path.join(PROJECT, 'schemas')).filter((f) => f.endsWith('.json')))
     ajv.addSchema(JSON.parse(readFileSync(path.join(PROJECT, 'schemas', file), 'utf8')) as object, file);
   for (const file of readdirSync(path.join(PROJECT, 'schemas')).filter((f) => f.endsWith('.json') && f !== 'common.schema.json'))

@@ -78,11 +78,16 @@ async function bundle() {
   await build({
     input: { 'cli.bundle': path.join(lib, 'cli.js') },
     platform: 'node',
-    // A package is bundled when lib/ imports one in BUNDLED, or a bundled package imports it.
+    // A package is bundled when lib/ imports one in BUNDLED, or a bundled package imports it. So
+    // are the bundler's own helpers (a tagged template holding `</script` is rewritten to use one).
     external: (id, importer) =>
       id.startsWith('node:') ||
       builtinModules.includes(id) ||
-      (!id.startsWith('.') && !path.isAbsolute(id) && !importer?.includes(`${path.sep}node_modules${path.sep}`) && !BUNDLED.includes(id)),
+      (!id.startsWith('.') &&
+        !path.isAbsolute(id) &&
+        !importer?.includes(`${path.sep}node_modules${path.sep}`) &&
+        !BUNDLED.includes(id) &&
+        !id.startsWith('@oxc-project/runtime/')),
     output: { dir: lib, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name].chunk.js', sourcemap: true },
     logLevel: 'warn',
   });

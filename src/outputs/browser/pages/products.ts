@@ -1,21 +1,23 @@
 // The page of an IFS or spectra facility: its data products, one kind of file per observed object
 // each, with what a file holds: type, arm, wavelengths, resolution, sampling, array and extensions.
 
-import { descriptionHtml, documentationHtml, escapeHtml, isPlaceholder, nodeFacts, plural, scrollTable } from './html.ts';
+import { html } from '../../html.ts';
+import type { Html } from '../../html.ts';
+import { descriptionHtml, documentationHtml, isPlaceholder, nodeFacts, plural, scrollTable } from './html.ts';
 import { nodePage, parentPath, releaseCrumbs } from './places.ts';
 import type { ReleasePlace } from './places.ts';
 import type { DataProduct, ProductFacility } from './types.ts';
 
-const NONE = '<span class="muted">–</span>';
+const NONE = html`<span class="muted">–</span>`;
 
-function numberOr(value: number | null, suffix = ''): string {
-  return value === null ? NONE : `${escapeHtml(String(value))}${suffix}`;
+function numberOr(value: number | null, suffix = html``): Html {
+  return value === null ? NONE : html`${value}${suffix}`;
 }
 
 /** The product's wavelength range in Ångström, or a dash when it has none (maps). */
-export function wavelengthRange(product: Pick<DataProduct, 'wave_min_ang' | 'wave_max_ang'>): string {
+export function wavelengthRange(product: Pick<DataProduct, 'wave_min_ang' | 'wave_max_ang'>): Html {
   const { wave_min_ang: lo, wave_max_ang: hi } = product;
-  return lo === null || hi === null ? NONE : `${escapeHtml(String(lo))}–${escapeHtml(String(hi))}&nbsp;Å`;
+  return lo === null || hi === null ? NONE : html`${lo}–${hi}&nbsp;Å`;
 }
 
 /** The id of a product's row. */
@@ -24,25 +26,25 @@ export function productId(name: string): string {
 }
 
 /** A product's facts in a row, and its description and extensions in a row under it, the table's full width. */
-function productRow(product: DataProduct): string {
+function productRow(product: DataProduct): Html {
   const id = productId(product.name);
   const extensions = product.extensions.length
-    ? `<ol class="extensions">${product.extensions.map((e) => `<li><code>${escapeHtml(e.name)}</code> ${escapeHtml(e.holds)}</li>`).join('')}</ol>`
+    ? html`<ol class="extensions">${product.extensions.map((e) => html`<li><code>${e.name}</code> ${e.holds}</li>`)}</ol>`
     : NONE;
-  return (
-    `<tr id="${escapeHtml(id)}"><th scope="row"><code class="name">${escapeHtml(product.name)}</code>` +
-    `<a class="permalink" href="#${escapeHtml(id)}" aria-label="Link to product ${escapeHtml(product.name)}">#</a></th>` +
-    `<td>${escapeHtml(product.product_type)}</td>` +
-    `<td>${product.arm === null ? '<span class="muted">combined</span>' : escapeHtml(product.arm)}</td>` +
-    `<td class="num">${wavelengthRange(product)}</td>` +
-    `<td class="num">${numberOr(product.resolving_power)}</td>` +
-    `<td class="num">${numberOr(product.wave_step_ang, '&nbsp;Å')}</td>` +
-    `<td class="num">${numberOr(product.spatial_sampling_arcsec, '″')}</td>` +
-    `<td class="num">${product.dimensions ? escapeHtml(product.dimensions.join('\u00d7')) : NONE}</td>` +
-    `<td>${isPlaceholder(product.flux_unit) ? '<span class="muted">no unit</span>' : `<code>${escapeHtml(product.flux_unit ?? '')}</code>`}</td></tr>` +
-    `<tr class="detail" data-product="${escapeHtml(product.name)}"><td colspan="${HEADINGS.length}">` +
-    `<div>${descriptionHtml(product.description)}</div><div class="extensions-of"><span class="muted">Extensions:</span> ${extensions}</div></td></tr>`
-  );
+  const fluxUnit = isPlaceholder(product.flux_unit) ? html`<span class="muted">no unit</span>` : html`<code>${product.flux_unit}</code>`;
+  const cells = [
+    html`<th scope="row"><code class="name">${product.name}</code><a class="permalink" href="#${id}" aria-label="Link to product ${product.name}">#</a></th>`,
+    html`<td>${product.product_type}</td>`,
+    html`<td>${product.arm ?? html`<span class="muted">combined</span>`}</td>`,
+    html`<td class="num">${wavelengthRange(product)}</td>`,
+    html`<td class="num">${numberOr(product.resolving_power)}</td>`,
+    html`<td class="num">${numberOr(product.wave_step_ang, html`&nbsp;Å`)}</td>`,
+    html`<td class="num">${numberOr(product.spatial_sampling_arcsec, html`″`)}</td>`,
+    html`<td class="num">${product.dimensions ? product.dimensions.join('\u00d7') : NONE}</td>`,
+    html`<td>${fluxUnit}</td>`,
+  ];
+  const details = html`<div>${descriptionHtml(product.description)}</div><div class="extensions-of"><span class="muted">Extensions:</span> ${extensions}</div>`;
+  return html`<tr id="${id}">${cells}</tr><tr class="detail" data-product="${product.name}"><td colspan="${HEADINGS.length}">${details}</td></tr>`;
 }
 
 /** The products table's headings: a product's facts, each in its column. */
@@ -61,13 +63,12 @@ const HEADINGS = [
 /** An IFS or spectra facility's page, with its products. */
 export function productFacilityPage(facility: ProductFacility, place: ReleasePlace, kind: 'ifs' | 'spectra'): string {
   const path = parentPath(place, kind, facility.name);
-  const body =
-    `<div class="lead">${descriptionHtml(facility.description)}</div>\n` +
-    documentationHtml(facility) +
-    nodeFacts(facility, [
-      ['Facility', `<code>${escapeHtml(facility.name)}</code>`],
-      ['Holds', plural(facility.products.length, 'data product')],
-    ]) +
-    scrollTable(`Data products of ${facility.name}`, HEADINGS, facility.products.map(productRow), 'products');
+  const facts = nodeFacts(facility, [
+    ['Facility', html`<code>${facility.name}</code>`],
+    ['Holds', plural(facility.products.length, 'data product')],
+  ]);
+  const products = scrollTable(`Data products of ${facility.name}`, HEADINGS, facility.products.map(productRow), 'products');
+  const body = html`<div class="lead">${descriptionHtml(facility.description)}</div>
+${documentationHtml(facility)}${facts}${products}`;
   return nodePage(path, facility, place, releaseCrumbs(place), body);
 }

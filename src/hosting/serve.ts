@@ -22,7 +22,6 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { constants as zlib, createBrotliCompress, createGzip } from 'node:zlib';
 import type { Transform } from 'node:stream';
 import { parseAllHeaders } from '@netlify/headers-parser';
@@ -790,7 +789,7 @@ async function send(res: ServerResponse, body: Exclude<Body, { kind: 'none' }>, 
       ? Readable.from([body.bytes])
       : body.kind === 'file'
         ? createReadStream(body.file.file, { start: body.file.start, end: body.file.end, highWaterMark: CHUNK })
-        : Readable.fromWeb(body.stream as NodeReadableStream<Uint8Array>);
+        : Readable.fromWeb(body.stream);
   if (encoding) await pipeline(source, compressor(encoding, length), res);
   else await pipeline(source, res);
 }

@@ -27,7 +27,7 @@ import { jsonLink } from './pages/shell.ts';
 import { isFilePage, rootOf } from './pages/html.ts';
 import { SEARCH_DATA_PATH, SEARCH_TAIL, searchHead } from './search.ts';
 import type { SearchSurvey } from './search.ts';
-import { siteScriptText } from './client/script.ts';
+import { siteScriptText } from './script.ts';
 import { ADDRESS_PATH, ICON_PATH, ICON_SVG, SCRIPT_PATH, addressPage } from './pages/index.ts';
 import type { FacilitySky } from './texts.ts';
 

@@ -1,6 +1,6 @@
 // The page at `browse/`, where deep links land: `browse/#gama.dr2.catalogues.SpecCat.SpecObj.CATAID`
 // names a column by the archive's own dotted address, whatever the pages' paths are. The page's
-// script (client/site.ts) reads the address and leads on to its page; without an address, or
+// script (client/deep-links.ts) reads the address and leads on to its page; without an address, or
 // without scripts, the page says how addresses are written and lists the surveys.
 
 import { html } from '../../html.ts';

@@ -15,7 +15,7 @@ export const CONTENT_SECURITY_POLICY =
 /** The style sheet's file below the site's root. */
 export const STYLESHEET_PATH = 'browse/style.css';
 
-/** The script every page loads: search, deep links and copy-link buttons (client/site.ts). */
+/** The script every page loads: search, deep links and copy-link buttons (client/main.ts). */
 export const SCRIPT_PATH = 'browse/site.js';
 
 /** The site's icon: a small picture of its own, so that no browser asks the site's root for one. */

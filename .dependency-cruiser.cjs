@@ -6,7 +6,7 @@
 //   hosting/     serving a built site (serve, nginx, Netlify)   → outputs, destination, site, foundation
 //   curation/    the curator's commands (fmt, new, import, stamp) → pipeline, readers, kinds, vocabularies, site, foundation
 //   changes/     what changed between two versions of the metadata → pipeline, kinds, vocabularies, site, foundation
-//   outputs/     each output's planner and texts                   → pipeline, kinds, vocabularies, site, foundation
+//   outputs/     each output's planner and texts                   → changes, pipeline, kinds, vocabularies, site, foundation
 //   destination/ deciding and writing the output folder            → site, foundation
 //   pipeline/    scan, parse, validate, digest, assemble, rules     → readers, kinds, vocabularies, site, foundation
 //   readers/     FITS, VOTable and CSV files                        → kinds, vocabularies, site, foundation
@@ -25,7 +25,7 @@ const LAYERS = {
   curation: ['pipeline', 'readers', 'kinds', 'vocabularies', 'site', 'foundation'],
   // Change records are dated by ISO 8601 instants, read as the metadata's are.
   changes: ['pipeline', 'kinds', 'vocabularies', 'site', 'foundation'],
-  outputs: ['pipeline', 'kinds', 'vocabularies', 'site', 'foundation'],
+  outputs: ['changes', 'pipeline', 'kinds', 'vocabularies', 'site', 'foundation'],
   destination: ['site', 'foundation'],
   pipeline: ['readers', 'kinds', 'vocabularies', 'site', 'foundation'],
   readers: ['kinds', 'vocabularies', 'site', 'foundation'],

@@ -1,5 +1,5 @@
 // What every page of the schema browser is made with: the pages' paths and the relative links
-// between them, and the small pieces shown on several pages (a node's prose, "no unit", UCDs).
+// between them, and the small pieces shown on several pages (a node's prose, units, UCDs).
 // Pages are written with `html` (outputs/html.ts), which escapes every value put into them.
 
 import { html, joinHtml, raw } from '../../html.ts';
@@ -85,8 +85,9 @@ export function isPlaceholder(text: string | null | undefined): boolean {
   return t === '' || t === '-' || t.toLowerCase() === 'none';
 }
 
-/** A unit, or "no unit" in muted text for `-`, `None`, empty or null. */
+/** A unit; "no unit" in muted text for the archive's `-`, `None` or empty, and "not recorded" for null, which is not known. */
 export function unitHtml(unit: string | null): Html {
+  if (unit === null) return html`<span class="muted">not recorded</span>`;
   return isPlaceholder(unit) ? html`<span class="muted">no unit</span>` : html`<code>${unit}</code>`;
 }
 

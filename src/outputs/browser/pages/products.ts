@@ -8,16 +8,28 @@ import { nodePage, parentPath, releaseCrumbs } from './places.ts';
 import type { ReleasePlace } from './places.ts';
 import type { DataProduct, ProductFacility } from './types.ts';
 
+/** What a product of its type does not have: a map's wavelengths, a spectrum's spaxels. */
 const NONE = html`<span class="muted">–</span>`;
+/** What the metadata leaves null for a product that has it: not known, never "none". */
+const NOT_RECORDED = html`<span class="muted">not recorded</span>`;
 
-function numberOr(value: number | null, suffix = html``): Html {
-  return value === null ? NONE : html`${value}${suffix}`;
+/** A number with its unit; for null, a dash where the product's type has none, else "not recorded". */
+function numberOr(value: number | null, suffix = html``, applies = true): Html {
+  if (value === null) return applies ? NOT_RECORDED : NONE;
+  return html`${value}${suffix}`;
 }
 
-/** The product's wavelength range in Ångström, or a dash when it has none (maps). */
-export function wavelengthRange(product: Pick<DataProduct, 'wave_min_ang' | 'wave_max_ang'>): Html {
+/** The product's wavelength range in Ångström; a dash for a map, which has none. */
+export function wavelengthRange(product: Pick<DataProduct, 'wave_min_ang' | 'wave_max_ang' | 'product_type'>): Html {
   const { wave_min_ang: lo, wave_max_ang: hi } = product;
-  return lo === null || hi === null ? NONE : html`${lo}–${hi}&nbsp;Å`;
+  if (lo === null || hi === null) return product.product_type === 'map' ? NONE : NOT_RECORDED;
+  return html`${lo}–${hi}&nbsp;Å`;
+}
+
+/** The unit of the product's values: "no unit" for the spellings of none, "not recorded" for null. */
+function fluxUnit(unit: string | null): Html {
+  if (unit === null) return NOT_RECORDED;
+  return isPlaceholder(unit) ? html`<span class="muted">no unit</span>` : html`<code>${unit}</code>`;
 }
 
 /** The id of a product's row. */
@@ -31,17 +43,16 @@ function productRow(product: DataProduct): Html {
   const extensions = product.extensions.length
     ? html`<ol class="extensions">${product.extensions.map((e) => html`<li><code>${e.name}</code> ${e.holds}</li>`)}</ol>`
     : NONE;
-  const fluxUnit = isPlaceholder(product.flux_unit) ? html`<span class="muted">no unit</span>` : html`<code>${product.flux_unit}</code>`;
   const cells = [
     html`<th scope="row"><code class="name">${product.name}</code><a class="permalink" href="#${id}" aria-label="Link to product ${product.name}">#</a></th>`,
     html`<td>${product.product_type}</td>`,
     html`<td>${product.arm ?? html`<span class="muted">combined</span>`}</td>`,
     html`<td class="num">${wavelengthRange(product)}</td>`,
     html`<td class="num">${numberOr(product.resolving_power)}</td>`,
-    html`<td class="num">${numberOr(product.wave_step_ang, html`&nbsp;Å`)}</td>`,
-    html`<td class="num">${numberOr(product.spatial_sampling_arcsec, html`″`)}</td>`,
-    html`<td class="num">${product.dimensions ? product.dimensions.join('\u00d7') : NONE}</td>`,
-    html`<td>${fluxUnit}</td>`,
+    html`<td class="num">${numberOr(product.wave_step_ang, html`&nbsp;Å`, product.product_type !== 'map')}</td>`,
+    html`<td class="num">${numberOr(product.spatial_sampling_arcsec, html`″`, product.product_type !== 'spectrum')}</td>`,
+    html`<td class="num">${product.dimensions ? product.dimensions.join('\u00d7') : NOT_RECORDED}</td>`,
+    html`<td>${fluxUnit(product.flux_unit)}</td>`,
   ];
   const details = html`<div>${descriptionHtml(product.description)}</div><div class="extensions-of"><span class="muted">Extensions:</span> ${extensions}</div>`;
   return html`<tr id="${id}">${cells}</tr><tr class="detail" data-product="${product.name}"><td colspan="${HEADINGS.length}">${details}</td></tr>`;

@@ -22,6 +22,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { constants as zlib, createBrotliCompress, createGzip } from 'node:zlib';
 import type { Transform } from 'node:stream';
 import { parseAllHeaders } from '@netlify/headers-parser';
@@ -789,7 +790,9 @@ async function send(res: ServerResponse, body: Exclude<Body, { kind: 'none' }>, 
       ? Readable.from([body.bytes])
       : body.kind === 'file'
         ? createReadStream(body.file.file, { start: body.file.start, end: body.file.end, highWaterMark: CHUNK })
-        : Readable.fromWeb(body.stream);
+        : // The DOM's ReadableStream where the DOM's types are loaded too (tsconfig.browser-tests.json).
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- Node.js's own without them
+          Readable.fromWeb(body.stream as NodeReadableStream<Uint8Array>);
   if (encoding) await pipeline(source, compressor(encoding, length), res);
   else await pipeline(source, res);
 }

@@ -45,8 +45,11 @@ function columnRow(column: CatalogueColumn): string {
   );
 }
 
-/** A table's page: its description, facts and every column. `place.parent` is the table's group. */
-export function tablePage(table: CatalogueTable, place: ParentPlace): string {
+/**
+ * A table's page: its description, facts and every column. `place.parent` is the table's group;
+ * `note` is what other outputs say of the table (outputs/output.ts, PageNotes).
+ */
+export function tablePage(table: CatalogueTable, place: ParentPlace, note = ''): string {
   const path = childPath(place, 'catalogues', table.name);
   const mains = table.columns.filter(isMain).length;
   const body =
@@ -58,6 +61,7 @@ export function tablePage(table: CatalogueTable, place: ParentPlace): string {
       ['Input catalogue', table.input_cat ? 'yes' : undefined],
       ['Table id', String(table.id)],
     ]) +
+    note +
     (mains
       ? `<p class="note"><span class="badge">main</span> marks the table's main column of each kind (UCD word <code>meta.main</code>).</p>\n`
       : '') +
@@ -74,8 +78,8 @@ export function tablePage(table: CatalogueTable, place: ParentPlace): string {
   return nodePage(path, table, place, parentCrumbs(place, 'catalogues'), body);
 }
 
-/** A catalogue group's page: its tables, each with its description and number of columns. */
-export function groupPage(group: CatalogueGroup, place: ReleasePlace): string {
+/** A catalogue group's page: its tables, each with its description and number of columns; `note` as a table's. */
+export function groupPage(group: CatalogueGroup, place: ReleasePlace, note = ''): string {
   const path = parentPath(place, 'catalogues', group.name);
   const inner: ParentPlace = { ...place, parent: group };
   const rows = group.tables.map(
@@ -92,6 +96,7 @@ export function groupPage(group: CatalogueGroup, place: ReleasePlace): string {
       ['Group', `<code>${escapeHtml(group.name)}</code>`],
       ['Holds', `${plural(group.tables.length, 'table')}, ${plural(columns, 'column')}`],
     ]) +
+    note +
     scrollTable(`Tables of ${group.name}`, ['Table', 'Description', { num: 'Columns' }], rows);
   return nodePage(path, group, place, releaseCrumbs(place), body);
 }

@@ -37,8 +37,8 @@ function figure(svg: string | undefined, caption: string): string {
   return svg ? `<figure class="picture">${inlinePicture(svg)}<figcaption>${escapeHtml(caption)}</figcaption></figure>\n` : '';
 }
 
-/** An imaging facility's page: its bands by wavelength, with the pictures given. */
-export function facilityPage(facility: ImagingFacility, place: ReleasePlace, pictures: FacilityPictures = {}): string {
+/** An imaging facility's page: its bands by wavelength, with the pictures given; `note` as a table's (catalogues.ts). */
+export function facilityPage(facility: ImagingFacility, place: ReleasePlace, pictures: FacilityPictures = {}, note = ''): string {
   const path = parentPath(place, 'imaging', facility.name);
   const inner: ParentPlace = { ...place, parent: facility };
   const rows = facility.bands.map(
@@ -55,6 +55,7 @@ export function facilityPage(facility: ImagingFacility, place: ReleasePlace, pic
       ['Facility', `<code>${escapeHtml(facility.name)}</code>`],
       ['Holds', `${plural(facility.bands.length, 'band')}, ${plural(regions, 'region')}`],
     ]) +
+    note +
     figure(pictures.bandChart, `The bands of ${displayName(facility)} by central wavelength.`) +
     scrollTable(`Bands of ${facility.name}`, ['Band', 'Description', { num: 'Central wavelength' }, { num: 'Regions' }], rows) +
     figure(pictures.skyMap, `Where the regions of ${displayName(facility)} lie on the sky.`);
@@ -102,8 +103,8 @@ function regionCard(region: ImagingRegion): string {
   );
 }
 
-/** A band's page: its regions as cards. `place.parent` is the band's facility. */
-export function bandPage(band: ImagingBand, place: ParentPlace, pictures: Pick<FacilityPictures, 'skyMap'> = {}): string {
+/** A band's page: its regions as cards. `place.parent` is the band's facility; `note` as a table's (catalogues.ts). */
+export function bandPage(band: ImagingBand, place: ParentPlace, pictures: Pick<FacilityPictures, 'skyMap'> = {}, note = ''): string {
   const path = childPath(place, 'imaging', band.name);
   const body =
     `<div class="lead">${descriptionHtml(band.description)}</div>\n` +
@@ -113,6 +114,7 @@ export function bandPage(band: ImagingBand, place: ParentPlace, pictures: Pick<F
       ['Central wavelength', escapeHtml(wavelengthLabel(band.central_wave_ang))],
       ['Regions', count(band.regions.length)],
     ]) +
+    note +
     figure(pictures.skyMap, `Where the regions of ${displayName(band)} lie on the sky.`) +
     `<h2>Regions</h2>\n<div class="cards">\n${band.regions.map(regionCard).join('\n')}\n</div>\n`;
   return nodePage(path, band, place, parentCrumbs(place, 'imaging'), body);

@@ -58,8 +58,8 @@ const HEADINGS = [
   'Flux unit',
 ] as const;
 
-/** An IFS or spectra facility's page, with its products. */
-export function productFacilityPage(facility: ProductFacility, place: ReleasePlace, kind: 'ifs' | 'spectra'): string {
+/** An IFS or spectra facility's page, with its products; `note` as a table's (catalogues.ts). */
+export function productFacilityPage(facility: ProductFacility, place: ReleasePlace, kind: 'ifs' | 'spectra', note = ''): string {
   const path = parentPath(place, kind, facility.name);
   const body =
     `<div class="lead">${descriptionHtml(facility.description)}</div>\n` +
@@ -68,6 +68,7 @@ export function productFacilityPage(facility: ProductFacility, place: ReleasePla
       ['Facility', `<code>${escapeHtml(facility.name)}</code>`],
       ['Holds', plural(facility.products.length, 'data product')],
     ]) +
+    note +
     scrollTable(`Data products of ${facility.name}`, HEADINGS, facility.products.map(productRow), 'products');
   return nodePage(path, facility, place, releaseCrumbs(place), body);
 }

@@ -104,6 +104,29 @@ export function jsonLink(root: string, survey: string | undefined): string {
   return `<li><a href="${escapeHtml(href)}">${survey === undefined ? 'JSON API' : 'This survey as JSON'}</a></li>`;
 }
 
+/**
+ * A page with more links in its footer (another output's: PageNotes), each to a file below the
+ * site's root, put in after its first link (the survey's JSON).
+ */
+export function withFooterLinks(
+  page: string,
+  path: PagePath,
+  survey: string | undefined,
+  links: readonly { file: string; label: string }[],
+): string {
+  if (links.length === 0) return page;
+  const root = rootOf(path);
+  const json = jsonLink(root, survey);
+  const at = page.lastIndexOf(json);
+  if (at < 0) throw new Error(`${path.join('/')}: no link to the survey's JSON to put the footer's links after`);
+  return page.slice(0, at + json.length) + footerLinks(root, links) + page.slice(at + json.length);
+}
+
+/** Links in a page's footer, on a page `root` below the site's root. */
+export function footerLinks(root: string, links: readonly { file: string; label: string }[]): string {
+  return links.map((link) => `<li><a href="${escapeHtml(root + link.file)}">${escapeHtml(link.label)}</a></li>`).join('');
+}
+
 function footer(root: string, survey: string | undefined): string {
   const links = [
     [`${root}api/docs/`, 'API reference'],

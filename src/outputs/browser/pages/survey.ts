@@ -86,8 +86,8 @@ export function homePage(
   return shell({ path, title: options.site ?? 'Archive schema', body, site: options.site });
 }
 
-/** A survey's page: its description, people and releases. */
-export function surveyPage(survey: Survey, options: { site?: string; countsOf?: CountsOf } = {}): string {
+/** A survey's page: its description, people and releases; `note` as a table's (catalogues.ts). */
+export function surveyPage(survey: Survey, options: { site?: string; countsOf?: CountsOf; note?: string } = {}): string {
   const place: SurveyPlace = { survey, site: options.site };
   const path = surveyPath(place);
   const website = /^https?:\/\//i.test(survey.website)
@@ -103,6 +103,7 @@ export function surveyPage(survey: Survey, options: { site?: string; countsOf?: 
       ['Status', survey.active ? 'active' : 'completed'],
       ['Survey id', surveyId(survey.url)],
     ]) +
+    (options.note ?? '') +
     `<h2>Releases</h2>\n${releaseList(path, survey, options.countsOf)}`;
   return shell({
     path,
@@ -152,8 +153,15 @@ function section(place: ReleasePlace, kind: DataKind, items: readonly Listed[], 
   return `<section aria-labelledby="${kind}-h">\n<h2 id="${kind}-h">${KIND_LABEL[kind]}</h2>\n<ul class="nodes">${rows.join('')}</ul>\n</section>\n`;
 }
 
-/** A release's page: what it holds, kind by kind. */
-export function releasePage(release: DataRelease, place: SurveyPlace, given: { counts?: ReleaseCounts; itemsOf?: ItemsOf } = {}): string {
+/**
+ * A release's page: what it holds, kind by kind. `released` is the day it was published, which the
+ * API does not give; `note` as a table's (catalogues.ts).
+ */
+export function releasePage(
+  release: DataRelease,
+  place: SurveyPlace,
+  given: { counts?: ReleaseCounts; itemsOf?: ItemsOf; released?: string; note?: string } = {},
+): string {
   const inner: ReleasePlace = { ...place, release };
   const path = releasePath(inner);
   const itemsOf: ItemsOf = given.itemsOf ?? ((kind, items) => items.map((item) => releaseItem(inner, kind, item, itemSize(kind, item))));
@@ -168,10 +176,12 @@ export function releasePage(release: DataRelease, place: SurveyPlace, given: { c
       ['Number', count(release.data_release_number)],
       ['Version', escapeHtml(String(release.version))],
       ['Holds', escapeHtml(countsText(counts))],
+      ['Released', given.released === undefined ? undefined : escapeHtml(given.released)],
       ['Published', day(release.created)],
       ['Updated', day(release.updated)],
       ['Contact', contactHtml(release.contact)],
     ]) +
+    (given.note ?? '') +
     section(inner, 'catalogues', groups, itemsOf) +
     section(inner, 'imaging', imaging, itemsOf) +
     section(inner, 'ifs', ifs, itemsOf) +

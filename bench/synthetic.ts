@@ -545,6 +545,22 @@ interface TableContext {
 
 type Family = (ctx: TableContext) => ColumnSpec[];
 
+/**
+ * A column's VOTable datatype (and arraysize), as an archive's TAP service gives them, from what the
+ * column holds: ids as long integers, codes and counts as integers, names and types as text,
+ * positions as doubles and other quantities as floats. Drawn from no random numbers, so the rest of
+ * the archive is as before.
+ */
+function columnType(spec: ColumnSpec): [datatype: string, arraysize?: string] {
+  const { ucd } = spec;
+  if (ucd.includes('meta.file')) return ['char', '*'];
+  if (/^meta\.id(;|$|\.cross)/.test(ucd)) return ['long'];
+  if (/^(meta\.code|meta\.number|src\.class)/.test(ucd)) return ['int'];
+  if (/^(meta\.note|meta\.ref|src\.morph\.type)/.test(ucd)) return ['char', '*'];
+  if (/^(pos\.eq|pos\.galactic|time\.epoch)/.test(ucd)) return ['double'];
+  return ['float'];
+}
+
 const col = (name: string, description: string, ucd: string, unit = '-'): ColumnSpec => ({ name, description, ucd, unit });
 const perBand = (ctx: TableContext, make: (b: PhotBand) => ColumnSpec[]): ColumnSpec[] => ctx.bands.flatMap(make);
 
@@ -2264,6 +2280,9 @@ class Generator {
       if (unitRoll < 0.8) out.str(I, 'unit', '-');
       else if (unitRoll < 0.9) out.str(I, 'unit', 'None');
     }
+    const [datatype, arraysize] = columnType(spec);
+    out.str(I, 'datatype', datatype);
+    if (arraysize) out.str(I, 'arraysize', arraysize);
     this.stats.columns++;
   }
 

@@ -412,7 +412,7 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
   };
   const importing = program
     .command('import')
-    .description('write what a file already says into the metadata: import columns | import region | import product');
+    .description('write what a file already says into the metadata: import columns | import region | import product | import tableset');
   importing
     .command('columns')
     .description("a FITS binary-table header, a VOTable's FIELDs or a CSV header → the columns of a table")
@@ -466,6 +466,33 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
         printImport(await importProduct({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, source: resolve(source), ...opts }));
       },
     );
+
+  importing
+    .command('tableset')
+    .description("a TAP service's VOSI tables document, or a VOTable of its TAP_SCHEMA → a catalogue group per VO schema")
+    .argument('<file>', "VOSI tables document (the service's /tables), or TAP_SCHEMA as a VOTable in TABLEDATA")
+    .requiredOption('--into <release folder>', 'the data release to add the groups to: metadata/SURVEY/RELEASE')
+    .option('--schema <name...>', 'the VO schemas to import (default: all but TAP_SCHEMA)')
+    .option('--metadata <dir>', 'metadata folder', 'metadata')
+    .option('--now <instant>', 'the instant to write as created and updated instead of the current time')
+    .action(async (source: string, opts: { into: string; schema?: string[]; metadata: string; now?: string }) => {
+      const [{ importTableset }, { nowInstant }] = await Promise.all([
+        import('./curation/import-tableset.ts'),
+        import('./curation/stamp.ts'),
+      ]);
+      const report = await importTableset({
+        metadataDir: resolve(opts.metadata),
+        displayRoot: io.cwd,
+        source: resolve(source),
+        into: opts.into,
+        ...(opts.schema ? { schemas: opts.schema } : {}),
+        now: opts.now ?? nowInstant(),
+      });
+      for (const line of report.lines) io.stdout(`${line}\n`);
+      if (report.notes.length > 0) io.stdout(formatReport(report.notes, 'See to these in the files.'));
+      io.stdout('Fill in what the service does not say (contacts, documentation), then run `npm run check`.\n');
+      setExit(EXIT.ok);
+    });
 
   program
     .command('stamp')

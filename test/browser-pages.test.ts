@@ -1,6 +1,7 @@
 // The schema browser's pages: well-formed HTML under a strict security policy, curator HTML made
 // harmless, every column in order with its id, main columns marked, UCD words explained, "no unit"
-// for the placeholders, relative links that lead to the other pages, and the same bytes every time.
+// for the placeholders and "not recorded" for nulls, relative links that lead to the other pages,
+// and the same bytes every time.
 
 import { gzipSync } from 'node:zlib';
 import { Parser } from 'htmlparser2';
@@ -502,15 +503,16 @@ describe('table page', () => {
   });
 
   test.each([
-    ['CATAID', '-'],
-    ['Z', 'None'],
-    ['FLAG', ''],
-    ['NQ', null],
-  ])('%s with unit %j shows "no unit"', (name, written) => {
+    ['CATAID', '-', 'no unit'],
+    ['Z', 'None', 'no unit'],
+    ['FLAG', '', 'no unit'],
+    // Null is not known, which is not the same as having none.
+    ['NQ', null, 'not recorded'],
+  ])('%s with unit %j shows %j', (name, written, shown) => {
     expect(COLUMNS.find((c) => c.name === name)?.unit).toBe(written);
     const row = byId(root, columnId(name)) as Element;
     const unit = all(row, (e) => e.tag === 'td' && e.attrs.class === 'unit')[0] as Element;
-    expect(unit.text).toBe('no unit');
+    expect(unit.text).toBe(shown);
     expect(all(unit, (e) => e.attrs.class === 'muted')).toHaveLength(1);
   });
 
@@ -628,7 +630,21 @@ describe('other pages', () => {
   });
 
   test('the products listing gives type, arm, wavelengths, R, sampling, dimensions, flux unit and extensions', () => {
-    const root = parsePage(productFacilityPage(IFS, SITE, 'ifs'));
+    const withNulls: ProductFacility = {
+      ...IFS,
+      products: [
+        ...IFS.products,
+        product('cube_red', {
+          resolving_power: null,
+          wave_step_ang: null,
+          spatial_sampling_arcsec: null,
+          dimensions: null,
+          flux_unit: null,
+        }),
+        product('spec_red', { product_type: 'spectrum', spatial_sampling_arcsec: null, flux_unit: '-' }),
+      ],
+    };
+    const root = parsePage(productFacilityPage(withNulls, SITE, 'ifs'));
     const rows = all(root, (e) => e.tag === 'tr' && (e.attrs.id ?? '').startsWith('product-'));
     const text = rows.map((r) => all(r, (e) => e.tag === 'td').map((c) => c.text));
     expect(text[0]).toEqual([
@@ -643,10 +659,22 @@ describe('other pages', () => {
     ]);
     // The description and extensions in the row under the product's, across the table.
     const details = all(root, (e) => e.tag === 'tr' && e.attrs.class === 'detail');
-    expect(details.map((d) => d.attrs['data-product'])).toEqual(IFS.products.map((p) => p.name));
+    expect(details.map((d) => d.attrs['data-product'])).toEqual(withNulls.products.map((p) => p.name));
     expect(details[0]?.text).toContain('Extensions: PRIMARY fluxVARIANCE variance <of> flux');
-    expect(text[1]?.slice(0, 4)).toEqual(['map', 'combined', '–', '1800']);
-    expect(text[1]?.[7]).toBe('no unit');
+    // A map has no wavelengths and a spectrum no spaxels: a dash. What a product has but the
+    // metadata leaves null is "not recorded", never "no unit" or a default.
+    expect(text[1]).toEqual(['map', 'combined', '–', '1800', '–', '0.5″', '50×50×2048', 'not recorded']);
+    expect(text[2]).toEqual([
+      'cube',
+      'blue',
+      '3700–5700\u00a0Å',
+      'not recorded',
+      'not recorded',
+      'not recorded',
+      'not recorded',
+      'not recorded',
+    ]);
+    expect(text[3]?.slice(5)).toEqual(['–', '50×50×2048', 'no unit']);
   });
 
   test('the shell escapes what it is given', () => {

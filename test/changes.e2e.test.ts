@@ -45,7 +45,9 @@ async function editColumns(dir: string): Promise<void> {
     t
       .replace('ucd: src.redshift', 'ucd: src.redshift\n        unit: km/s')
       .replace('name: NOTE\n', 'name: NOTES\n')
-      .concat('      - id: 2003\n        name: ZERR\n        unit: km/s\n      - id: 2004\n        name: ZQ\n'),
+      .concat(
+        '      - id: 2003\n        name: ZERR\n        unit: km/s\n        datatype: float\n      - id: 2004\n        name: ZQ\n        datatype: short\n',
+      ),
   );
   expect((await cli(['stamp', '--base', 'main', '--now', '2026-03-02T10:15:00Z'], dir)).code).toBe(0);
 }
@@ -74,8 +76,8 @@ describe('diff', () => {
     expect(json.changes.map((c) => [c.id, c.old, c.new])).toEqual([
       [2001, undefined, { unit: 'km/s' }],
       [2002, { name: 'NOTE' }, { name: 'NOTES' }],
-      [2003, undefined, { id: 2003, name: 'ZERR', unit: 'km/s' }],
-      [2004, undefined, { id: 2004, name: 'ZQ' }],
+      [2003, undefined, { id: 2003, name: 'ZERR', unit: 'km/s', datatype: 'float' }],
+      [2004, undefined, { id: 2004, name: 'ZQ', datatype: 'short' }],
     ]);
   });
 
@@ -160,7 +162,7 @@ describe('changes add', () => {
     const missing = await cli(['check', '--base', 'main'], dir);
     expect(missing.code).toBe(0);
     expect(missing.stdout).toContain(
-      `${GROUP}:22:13  warning  the metadata changed since main (2 columns added, 2 columns changed) and no change record is new since then; record it with \`archive-schema changes add --summary "…"\`, and commit the file it writes  [changes/missing]`,
+      `${GROUP}:23:13  warning  the metadata changed since main (2 columns added, 2 columns changed) and no change record is new since then; record it with \`archive-schema changes add --summary "…"\`, and commit the file it writes  [changes/missing]`,
     );
     expect((await cli(['check', '--base', 'main', '--strict'], dir)).code).toBe(1);
 
@@ -205,6 +207,7 @@ describe('changes add', () => {
         '      id: 2003',
         '      name: ZERR',
         '      unit: km/s',
+        '      datatype: float',
         '  - change: added',
         '    kind: CatalogueColumn',
         '    id: 2004',
@@ -214,6 +217,7 @@ describe('changes add', () => {
         '    new:',
         '      id: 2004',
         '      name: ZQ',
+        '      datatype: short',
         '',
       ].join('\n'),
     );
@@ -230,7 +234,9 @@ describe('changes add', () => {
     const dir = await repo({ adopt: true });
     await editColumns(dir);
     await cli(['changes', 'add', '--summary', 'First'], dir);
-    await edit(dir, GROUP, (t) => t.replace('unit: km/s\n      - id: 2002', 'unit: km s-1\n      - id: 2002'));
+    await edit(dir, GROUP, (t) =>
+      t.replace('unit: km/s\n        datatype: float\n      - id: 2002', 'unit: km s-1\n        datatype: float\n      - id: 2002'),
+    );
     // Dated before the first record, it still comes after it: records are read in the order of their dates.
     const second = await cli(['changes', 'add', '--summary', 'Second', '--date', '2026-03-01T00:00:00Z'], dir);
     expect(second.stdout).toContain('Wrote changes/2026-03-02-second.yaml: 1 column changed since');
@@ -264,7 +270,9 @@ describe('changes add', () => {
     const dir = await repo({ adopt: true });
     await editColumns(dir);
     await cli(['changes', 'add', '--summary', 'First'], dir);
-    await edit(dir, GROUP, (t) => t.replace('        unit: km/s\n      - id: 2002', '      - id: 2002'));
+    await edit(dir, GROUP, (t) =>
+      t.replace('        unit: km/s\n        datatype: float\n      - id: 2002', '        datatype: float\n      - id: 2002'),
+    );
     const checked = await cli(['check', '--base', 'main'], dir);
     expect(checked.stdout).toContain(
       'changes/2026-03-02-first.yaml:6:5  warning  change 1 (catalogue column 2001) no longer matches the metadata: its unit is nothing in the metadata, where the records leave it "km/s"; correct the record, or remove it and run `archive-schema changes add --summary "…"` again  [changes/stale]',
@@ -273,16 +281,34 @@ describe('changes add', () => {
 });
 
 describe('released data', () => {
+  // Column types came to the metadata after many releases: recording one describes what the
+  // column always held, where changing one changes what a client reads.
+  test('a released column given a datatype for the first time passes; one whose datatype changes fails', async () => {
+    const dir = await repo({ adopt: true, released: true });
+    await edit(dir, GROUP, (t) => t.replace('        datatype: float\n', ''));
+    git(dir, ['commit', '-qam', 'No type for Z']);
+    git(dir, ['branch', '-qf', 'main']);
+    await edit(dir, GROUP, (t) => t.replace('ucd: src.redshift\n', 'ucd: src.redshift\n        datatype: double\n'));
+    const first = await cli(['check', '--base', 'main'], dir);
+    expect(first.stdout).not.toContain('[changes/released]');
+    git(dir, ['commit', '-qam', 'A type for Z']);
+    git(dir, ['branch', '-qf', 'main']);
+    await edit(dir, GROUP, (t) => t.replace('datatype: double', 'datatype: float'));
+    const changed = await cli(['check', '--base', 'main'], dir);
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toContain('and its datatype changes from "double" to "float": released data cannot change silently');
+  });
+
   test('a released column changed fails check --base until the change is recorded as a correction', async () => {
     const dir = await repo({ adopt: true, released: true });
     await editColumns(dir);
     const refused = await cli(['check', '--base', 'main'], dir);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain(
-      `${GROUP}:27:15  error  catalogue column 2001 (alpha/dr1/SpecCat/SpecObj/Z) belongs to release alpha/dr1, released 2015-05-01, and its unit is set to "km/s": released data cannot change silently. If this corrects a mistake, record it as a correction: run \`archive-schema changes add --summary "…" --correction "why it had to change"\`; otherwise undo the change  [changes/released]`,
+      `${GROUP}:28:15  error  catalogue column 2001 (alpha/dr1/SpecCat/SpecObj/Z) belongs to release alpha/dr1, released 2015-05-01, and its unit is set to "km/s": released data cannot change silently. If this corrects a mistake, record it as a correction: run \`archive-schema changes add --summary "…" --correction "why it had to change"\`; otherwise undo the change  [changes/released]`,
     );
     expect(refused.stdout).toContain(
-      `${GROUP}:29:15  error  catalogue column 2002 (alpha/dr1/SpecCat/SpecObj/NOTES) belongs to release alpha/dr1, released 2015-05-01, and it is renamed "NOTES"`,
+      `${GROUP}:31:15  error  catalogue column 2002 (alpha/dr1/SpecCat/SpecObj/NOTES) belongs to release alpha/dr1, released 2015-05-01, and it is renamed "NOTES"`,
     );
     // New columns change nothing a client reads.
     expect(refused.stdout).not.toContain('catalogue column 2003');

@@ -511,7 +511,128 @@ const cases: Case[] = [
     rule: 'imaging/wavelength',
     message: /^band "r" > central_wave_ang is 631\.35 Å, far from where r bands sit \(about 6200 Å\) \(is it in nm\? 1 nm = 10 Å\)$/,
   },
+  ...datatypeCases(),
+  ...unitKindCases(),
 ];
+
+/** A group of one table whose one column, CATAID (line 10), has these lines after its name (from line 11). */
+function column(lines: string): string {
+  return group(`  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: CATAID\n${lines}`);
+}
+
+function datatypeCases(): Case[] {
+  const enumCase = (written: string, meant: string): Case => ({
+    name: `a datatype VOTable does not define, ${written}, is an error suggesting ${meant}`,
+    files: { [GROUP]: column(`        datatype: ${written}\n`) },
+    file: GROUP,
+    line: 11,
+    col: 19,
+    rule: 'schema/enum',
+    message: new RegExp(
+      `^table "SpecObj" > column "CATAID" > datatype must be one of "boolean", "bit", .*"doubleComplex", found the string "${written}"; did you mean "${meant}"\\?$`,
+    ),
+  });
+  return [
+    enumCase('integer', 'int'),
+    enumCase('float64', 'double'),
+    enumCase('Double', 'double'),
+    enumCase('flaot', 'float'),
+    enumCase('VARCHAR', 'char'),
+    {
+      name: 'an arraysize that is not VOTable syntax is an error',
+      files: { [GROUP]: column("        datatype: char\n        arraysize: '10x'\n") },
+      file: GROUP,
+      line: 12,
+      col: 20,
+      rule: 'schema/pattern',
+      message: /^table "SpecObj" > column "CATAID" > arraysize must be a VOTable arraysize: a length \(10\), .*, found the string "10x"$/,
+    },
+    {
+      name: 'an arraysize of 0 is an error',
+      files: { [GROUP]: column('        datatype: char\n        arraysize: 0\n') },
+      file: GROUP,
+      line: 12,
+      col: 20,
+      rule: 'schema/minimum',
+      message: /^table "SpecObj" > column "CATAID" > arraysize must be at least 1, found the number 0$/,
+    },
+    {
+      name: 'columns without a datatype are one warning for their table, at its columns key',
+      severity: 'warning',
+      files: {
+        [GROUP]: group(
+          '  - id: 200\n    name: SpecObj\n    columns:\n      - id: 2000\n        name: CATAID\n      - id: 2001\n        name: Z\n        datatype: float\n      - id: 2002\n        name: NOTE\n',
+        ),
+      },
+      file: GROUP,
+      line: 8,
+      col: 5,
+      rule: 'datatypes/missing',
+      message:
+        /^table "SpecObj" > columns lack a datatype: 2 of 3 \(CATAID, NOTE\), which tap_schema\.vot leaves out, since TAP requires one; give each its datatype, or fill them in with import columns or import tableset$/,
+    },
+    {
+      name: 'text without an arraysize is a warning: it is one character',
+      severity: 'warning',
+      files: { [GROUP]: column('        datatype: unicodeChar\n') },
+      file: GROUP,
+      line: 11,
+      col: 19,
+      rule: 'datatypes/arraysize',
+      message:
+        /^table "SpecObj" > column "CATAID" > datatype is unicodeChar without an arraysize, which is one character; add arraysize: '\*' for text of any length, or its length$/,
+    },
+    {
+      name: 'an arraysize without a datatype is a warning',
+      severity: 'warning',
+      files: { [GROUP]: column("        arraysize: '*'\n") },
+      file: GROUP,
+      line: 11,
+      col: 20,
+      rule: 'datatypes/arraysize',
+      message: /^table "SpecObj" > column "CATAID" > arraysize "\*" is given without a datatype; add the column's datatype$/,
+    },
+  ];
+}
+
+function unitKindCases(): Case[] {
+  const unitCase = (what: string, ucd: string, unit: string, message: RegExp): Case => ({
+    name: `${what} is a warning with the fix to make`,
+    severity: 'warning',
+    files: { [GROUP]: column(`        ucd: ${ucd}\n        unit: ${unit}\n`) },
+    file: GROUP,
+    line: 12,
+    col: 15,
+    rule: 'units/ucd',
+    message,
+  });
+  return [
+    unitCase(
+      'a wavelength in amperes (A on em.wl)',
+      'em.wl;stat.min',
+      'A',
+      /^table "SpecObj" > column "CATAID" > unit "A" is an electric current, where its UCD word em\.wl asks for a wavelength \(a length\); write Angstrom or 0\.1nm \(in VOUnits A is the ampere\)$/,
+    ),
+    unitCase(
+      'an angle in metres',
+      'pos.eq.dec;meta.main',
+      'm',
+      /^table "SpecObj" > column "CATAID" > unit "m" is a length, where its UCD word pos\.eq\.dec asks for a declination \(an angle\); write it in deg, arcsec or mas$/,
+    ),
+    unitCase(
+      'a magnitude with a flux unit',
+      'phot.mag;em.opt.R',
+      'mJy',
+      /^table "SpecObj" > column "CATAID" > unit "mJy" is a flux density per frequency, where its UCD word phot\.mag asks for a magnitude; write it in mag, or give the column a flux UCD such as phot\.flux\.density$/,
+    ),
+    unitCase(
+      'a velocity without a length per time',
+      'phys.veloc;pos.heliocentric',
+      'km',
+      /^table "SpecObj" > column "CATAID" > unit "km" is a length, where its UCD word phys\.veloc asks for a velocity \(a length per time\); write it in km\/s or m\/s$/,
+    ),
+  ];
+}
 
 describe('check reports invalid metadata at file:line:col', () => {
   test('the fixture archive is valid', async () => {

@@ -22,7 +22,6 @@ describe('firstRecord and readCsvHeader', () => {
         ['spaces before an opening quote', 'a, "b,c"\n', ',', ['a', 'b,c']],
         ['no line break at the end', 'a,b', ',', ['a', 'b']],
         ['tabs', 'a\tb c\t"d\te"\n1\t2\t3\n', '\t', ['a', 'b c', 'd\te']],
-        ['empty names left out', 'a,,b,\n', ',', ['a', 'b']],
       ] as const
     ).flatMap(([name, text, delimiter, names]) => SIZES.map((size) => [name, size, text, delimiter, names] as const)),
   )('%s, in chunks of %i', (_, size, text, delimiter, names) => {
@@ -33,10 +32,29 @@ describe('firstRecord and readCsvHeader', () => {
     ['a quote never closed', 'a,"b\n1,2\n', 'the quote (") at character 3 of the header row is never closed'],
     ['a quote in the middle of a name', 'ab"c,d\n1,2\n', 'the header row is not valid CSV: Invalid Opening Quote'],
     ['text after a closing quote', '"a"b,c\n', 'the header row is not valid CSV: Invalid Closing Quote'],
-  ])('refuses %s', (_, text, message) => {
+    // Was: the empty names were left out without a word, and b took the second column's place.
+    [
+      'an empty name between two',
+      'a,,b\n1,2,3\n',
+      'the header row has no name for column 2 (after "a"); name every column, or remove the extra commas',
+    ],
+    [
+      'empty names, one at the end',
+      'a,,b,\n',
+      'the header row has no name for column 2 (after "a"), column 4 (after "b"); name every column',
+    ],
+    ['a name of spaces only', ' a , ,b\n', 'the header row has no name for column 2 (after "a")'],
+    ['an empty first name', ',a\n', 'the header row has no name for column 1; name every column'],
+    [
+      'a tab-separated header',
+      'a\t\tb\n',
+      'the header row has no name for column 2 (after "a"); name every column, or remove the extra tabs',
+      '\t',
+    ],
+  ] as [string, string, string, (',' | '\t')?][])('refuses %s', (_, text, message, delimiter = ',') => {
     for (const size of SIZES) {
-      expect(() => readCsvHeader(firstRecord(pieces(text, size), ','), ',')).toThrow(CsvError);
-      expect(() => readCsvHeader(firstRecord(pieces(text, size), ','), ',')).toThrow(message);
+      expect(() => readCsvHeader(firstRecord(pieces(text, size), delimiter), delimiter)).toThrow(CsvError);
+      expect(() => readCsvHeader(firstRecord(pieces(text, size), delimiter), delimiter)).toThrow(message);
     }
   });
 });

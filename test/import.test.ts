@@ -6,7 +6,7 @@ import { open, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
-import { concat, dataUnit, floats, header, kv } from './fitsfile.ts';
+import { TYPED_COLUMNS, binaryTableFile, concat, dataUnit, floats, header, kv } from './fitsfile.ts';
 import type { FacilityYaml, GroupYaml } from '../src/kinds/data.ts';
 import { cli, expectSameFiles, snapshotTree, testdir } from './helpers.ts';
 
@@ -133,10 +133,10 @@ describe('import columns', () => {
       name: 'SpecAll',
       file_name: 'SpecAll.fits',
       columns: [
-        { id: 2011, name: 'CATAID', description: 'Unique ID of GAMA object', ucd: 'meta.id;meta.main' },
-        { id: 2012, name: 'Z', description: 'Heliocentric redshift', ucd: 'src.redshift' },
-        { id: 2013, name: 'RA', description: 'RA of spectrum (J2000)', ucd: 'pos.eq.ra', unit: 'deg' },
-        { id: 2014, name: 'SN', description: 'Median signal-to-noise per pixel' },
+        { id: 2011, name: 'CATAID', description: 'Unique ID of GAMA object', ucd: 'meta.id;meta.main', datatype: 'int' },
+        { id: 2012, name: 'Z', description: 'Heliocentric redshift', ucd: 'src.redshift', datatype: 'float' },
+        { id: 2013, name: 'RA', description: 'RA of spectrum (J2000)', ucd: 'pos.eq.ra', unit: 'deg', datatype: 'double' },
+        { id: 2014, name: 'SN', description: 'Median signal-to-noise per pixel', datatype: 'float' },
       ],
     });
     expect((await cli(['check'], dir)).code).toBe(0);
@@ -155,12 +155,13 @@ describe('import columns', () => {
         'Run `npm run stamp` to set created and updated, then `npm run check`.\n',
     );
     const columns = (await groupIn(dir, GROUP)).tables[0]?.columns ?? [];
-    expect(columns.map((c) => [c.id, c.name, c.description])).toEqual([
-      [2000, 'CATAID', 'Unique ID of GAMA object'],
-      [2001, 'Z', 'Heliocentric redshift'],
-      [2002, 'NOTE', 'Line\u2028separator'],
-      [2011, 'RA', 'RA of spectrum (J2000)'],
-      [2012, 'SN', 'Median signal-to-noise per pixel'],
+    // CATAID was a long, and SpecAll.fits says int (J): the file's type is taken.
+    expect(columns.map((c) => [c.id, c.name, c.description, c.datatype])).toEqual([
+      [2000, 'CATAID', 'Unique ID of GAMA object', 'int'],
+      [2001, 'Z', 'Heliocentric redshift', 'float'],
+      [2002, 'NOTE', 'Line\u2028separator', 'unicodeChar'],
+      [2011, 'RA', 'RA of spectrum (J2000)', 'double'],
+      [2012, 'SN', 'Median signal-to-noise per pixel', 'float'],
     ]);
   });
 
@@ -183,11 +184,49 @@ describe('import columns', () => {
     expect(result.code).toBe(0);
     const columns = (await groupIn(dir, 'metadata/alpha/dr2/catalogues/InputCat.yaml')).tables[0]?.columns;
     expect(columns).toEqual([
-      { id: 2010, name: 'RA', ucd: 'pos.eq.ra', unit: 'deg' },
-      { id: 2011, name: 'CATAID', description: 'Unique ID of GAMA object', ucd: 'meta.id;meta.main' },
-      { id: 2012, name: 'R_PETRO', description: 'Extinction-corrected SDSS DR6 Petrosian mag', ucd: 'phot.mag;em.opt.R', unit: 'mag' },
-      { id: 2013, name: 'SURVEY_CLASS', ucd: 'meta.code.class' },
+      { id: 2010, name: 'RA', ucd: 'pos.eq.ra', unit: 'deg', datatype: 'double' },
+      { id: 2011, name: 'CATAID', description: 'Unique ID of GAMA object', ucd: 'meta.id;meta.main', datatype: 'long' },
+      {
+        id: 2012,
+        name: 'R_PETRO',
+        description: 'Extinction-corrected SDSS DR6 Petrosian mag',
+        ucd: 'phot.mag;em.opt.R',
+        unit: 'mag',
+        datatype: 'float',
+      },
+      { id: 2013, name: 'SURVEY_CLASS', ucd: 'meta.code.class', datatype: 'short' },
     ]);
+  });
+
+  test("from a FITS binary table: each column's VOTable type from TFORMn, TDIMn, TZEROn and TSCALn", async () => {
+    const dir = await project();
+    await writeFile(path.join(dir, 'types.fits'), binaryTableFile(TYPED_COLUMNS));
+    const result = await cli(['import', 'columns', 'types.fits', '--into', GROUP, '--table', 'Types'], dir);
+    expect(result.stderr).toBe('');
+    const columns = (await groupIn(dir, GROUP)).tables.find((t) => t.name === 'Types')?.columns ?? [];
+    expect(columns.map((c) => [c.name, c.datatype, c.arraysize])).toEqual(TYPED_COLUMNS.map((c) => [c.name, c.datatype, c.arraysize]));
+    expect((await cli(['check'], dir)).stdout).not.toMatch(/datatypes\//);
+  });
+
+  test("from a VOTable: each FIELD's datatype and arraysize, and a later file's type replacing the column's", async () => {
+    const dir = await project();
+    const fields = (arraysize: string) =>
+      '<VOTABLE><RESOURCE><TABLE>' +
+      `<FIELD name="CATAID" datatype="long"/><FIELD name="NOTE" datatype="char" ${arraysize}/><FIELD name="SED" datatype="double" arraysize="3x*"/>` +
+      '</TABLE></RESOURCE></VOTABLE>';
+    await writeFile(path.join(dir, 'typed.vot'), fields('arraysize="64*"'));
+    await cli(['import', 'columns', 'typed.vot', '--into', GROUP, '--table', 'SpecObj'], dir);
+    const types = async () => ((await groupIn(dir, GROUP)).tables[0]?.columns ?? []).map((c) => [c.name, c.datatype, c.arraysize] as const);
+    expect(await types()).toEqual([
+      ['CATAID', 'long', undefined],
+      ['Z', 'float', undefined],
+      ['NOTE', 'char', '64*'],
+      ['SED', 'double', '3x*'],
+    ]);
+    // A FIELD that holds one character says so by having no arraysize: the column's '64*' goes.
+    await writeFile(path.join(dir, 'typed.vot'), fields(''));
+    await cli(['import', 'columns', 'typed.vot', '--into', GROUP, '--table', 'SpecObj'], dir);
+    expect((await types())[2]).toEqual(['NOTE', 'char', undefined]);
   });
 
   test('from a CSV header: names only', async () => {
@@ -262,6 +301,24 @@ describe('import columns on hostile sources', () => {
       /cut\.vot: Not well-formed XML: the DATA element at line 2 is never closed/,
     ],
     ['a folder', 'folder.csv', null, /folder\.csv is not a file; pass a FITS file, a FITS header as text, a VOTable or a CSV file/],
+    [
+      'a CSV header "a,,b" (was: the empty name dropped without a word, b taking its place)',
+      'gap.csv',
+      'a,,b\n1,2,3\n',
+      /^archive-schema: \/\S*\/gap\.csv: the header row has no name for column 2 \(after "a"\); name every column, or remove the extra commas\n$/,
+    ],
+    [
+      "a VOTable of 200,000 unclosed RESOURCEs on 3 lines (was: one 2.2 MB line, the parser's stack, at 1:1)",
+      'unclosed.vot',
+      `<?xml version="1.0"?>\n<VOTABLE version="1.4">\n${'<RESOURCE>'.repeat(200_000)}\n`,
+      /^archive-schema: \/\S*\/unclosed\.vot: Elements are nested more than 100 deep at line 3, column 991 \(<RESOURCE>\), which no VOTable needs \(RESOURCE in RESOURCE goes a few levels at most\); is this the right file\?\n$/,
+    ],
+    [
+      'a VOTable FIELD with a datatype VOTable does not define',
+      'float32.vot',
+      '<VOTABLE><RESOURCE><TABLE><FIELD name="a" datatype="float32"/></TABLE></RESOURCE></VOTABLE>',
+      /float32\.vot: FIELD "a" has datatype="float32", which VOTable does not define \(it has boolean, bit, unsignedByte/,
+    ],
   ])('%s: exit 1, the file and what to do, metadata untouched', async (_, name, content, message) => {
     const dir = await project();
     if (content === null) execFileSync('mkdir', [path.join(dir, name)]);
@@ -309,7 +366,7 @@ describe('import columns on hostile sources', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const imported = (await groupIn(dir, GROUP)).tables.find((t) => t.name === 'Huge');
-    expect(imported?.columns).toEqual([{ id: 2011, name: 'FLUX', unit: 'Jy' }]);
+    expect(imported?.columns).toEqual([{ id: 2011, name: 'FLUX', unit: 'Jy', datatype: 'double' }]);
   });
 
   test('a CSV header of 20,000 columns: every name, consecutive ids, a report that lists the first 50', async () => {

@@ -41,6 +41,18 @@ function group(name: string, tables: Record<string, string[]>): ApiObject {
 
 const tables = (g: ApiObject) => g.tables as ApiObject[];
 
+/**
+ * A deep copy of an API object that keeps what it carries beyond the API (a column's type, under a
+ * symbol key), which structuredClone leaves out.
+ */
+function copy<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(copy) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string | symbol, unknown> = {};
+  for (const key of Reflect.ownKeys(value)) out[key] = copy((value as Record<string | symbol, unknown>)[key]);
+  return out as T;
+}
+
 describe('xmlText makes any text XML 1.0 character data, in elements and attributes alike', () => {
   test.each([
     ['plain text', 'plain text'],
@@ -315,18 +327,18 @@ describe.each(Object.entries(ARCHIVES))('%s archive', (_, { groups, facilities, 
 
   test('rows are the same for the same group or facility, however often and from whichever copy', () => {
     for (const { place, api } of groups) {
-      const copy = structuredClone(api);
-      expect(vo.columnsCsvRows(copy, { ...place })).toBe(vo.columnsCsvRows(api, place));
-      expect(vo.columnsVotRows(copy, { ...place })).toBe(vo.columnsVotRows(api, place));
-      expect(vo.tapColumnRows(copy, { ...place })).toBe(vo.tapColumnRows(api, place));
-      expect(vo.tablesetGroupTables(copy, { ...place })).toBe(vo.tablesetGroupTables(api, place));
+      const again = copy(api);
+      expect(vo.columnsCsvRows(again, { ...place })).toBe(vo.columnsCsvRows(api, place));
+      expect(vo.columnsVotRows(again, { ...place })).toBe(vo.columnsVotRows(api, place));
+      expect(vo.tapColumnRows(again, { ...place })).toBe(vo.tapColumnRows(api, place));
+      expect(vo.tablesetGroupTables(again, { ...place })).toBe(vo.tablesetGroupTables(api, place));
     }
     for (const { place, api } of facilities) {
-      expect(vo.regionsVotRows(structuredClone(api), place)).toBe(vo.regionsVotRows(api, place));
+      expect(vo.regionsVotRows(copy(api), place)).toBe(vo.regionsVotRows(api, place));
     }
     for (const { place, api } of products) {
-      expect(vo.productsCsvRows(structuredClone(api), { ...place })).toBe(vo.productsCsvRows(api, place));
-      expect(vo.productsVotRows(structuredClone(api), { ...place })).toBe(vo.productsVotRows(api, place));
+      expect(vo.productsCsvRows(copy(api), { ...place })).toBe(vo.productsCsvRows(api, place));
+      expect(vo.productsVotRows(copy(api), { ...place })).toBe(vo.productsVotRows(api, place));
     }
   });
 });
@@ -358,7 +370,9 @@ test('heads and tails hold no NUL and end their lines', () => {
     expect(piece).not.toContain('\0');
     expect(piece.endsWith('\n')).toBe(true);
   }
-  expect(vo.columnsCsvHeader()).toBe('survey,release,group,group_id,table,table_id,column,column_id,description,ucd,unit,survey_url\r\n');
+  expect(vo.columnsCsvHeader()).toBe(
+    'survey,release,group,group_id,table,table_id,column,column_id,description,ucd,unit,datatype,arraysize,principal,survey_url\r\n',
+  );
   expect(vo.regionsCsvHeader()).toBe(
     'survey,release,facility,facility_id,band,band_id,central_wave_ang,region,region_id,ra_c,dec_c,frame,equinox,survey_url\r\n',
   );
@@ -366,6 +380,85 @@ test('heads and tails hold no NUL and end their lines', () => {
     'survey,release,data_type,facility,facility_id,product,product_id,product_key,product_type,arm,' +
       'wave_min_ang,wave_max_ang,wave_step_ang,resolving_power,spatial_sampling_arcsec,dimensions,flux_unit,extensions,description,survey_url\r\n',
   );
+});
+
+describe("a column's VOTable type", () => {
+  const columns = [
+    { id: 3, name: 'CATAID', ucd: 'meta.id;meta.main', datatype: 'long' },
+    { id: 4, name: 'SURVEY', datatype: 'char', arraysize: '32*' },
+    { id: 5, name: 'FLAGS', datatype: 'short', arraysize: '3x4' },
+    { id: 6, name: 'NOTE', description: 'Not typed' },
+    { id: 7, name: 'RA', ucd: 'pos.eq.ra;meta.main', unit: 'deg', datatype: 'double', principal: false },
+    { id: 8, name: 'Z', datatype: 'float', principal: true },
+    // As YAML reads arraysize: 16.
+    { id: 9, name: 'NAME', datatype: 'char', arraysize: 16 },
+  ];
+  const data = (cs: object[]) => ({ id: 1, name: 'SpecCat', ...DATES, tables: [{ id: 2, name: 'SpecObj', columns: cs }] });
+  const typed = nodeObject('CatalogueGroup', data(columns), [PLACE.survey, PLACE.release]);
+
+  test("gives TAP_SCHEMA.columns the datatype, arraysize, size and principal; leaves out a column without a datatype, keeping the others' places", () => {
+    const row = (
+      name: string,
+      datatype: string,
+      arraysize: string | null,
+      size: string | null,
+      rest: string,
+      principal: string,
+      index: number,
+    ) =>
+      `<TR><TD>gama_dr2.SpecCat_SpecObj</TD><TD>${name}</TD><TD>${datatype}</TD>${arraysize === null ? '<TD/>' : `<TD>${arraysize}</TD>`}<TD/>` +
+      `${size === null ? '<TD/>' : `<TD>${size}</TD>`}${rest}<TD>0</TD><TD>${principal}</TD><TD>0</TD><TD>${index}</TD></TR>\n`;
+    expect(vo.tapColumnRows(typed, PLACE)).toBe(
+      row('CATAID', 'long', null, null, '<TD/><TD/><TD/><TD>meta.id;meta.main</TD>', '1', 1) +
+        row('SURVEY', 'char', '32*', '32', '<TD/><TD/><TD/><TD/>', '0', 2) +
+        row('FLAGS', 'short', '3x4', null, '<TD/><TD/><TD/><TD/>', '0', 3) +
+        row('RA', 'double', null, null, '<TD/><TD/><TD>deg</TD><TD>pos.eq.ra;meta.main</TD>', '0', 5) +
+        row('Z', 'float', null, null, '<TD/><TD/><TD/><TD/>', '1', 6) +
+        row('NAME', 'char', '16', '16', '<TD/><TD/><TD/><TD/>', '0', 7),
+    );
+  });
+
+  test('gives columns.csv and columns.vot the datatype, arraysize and principal of every column, empty where not recorded', () => {
+    const cells = vo
+      .columnsCsvRows(typed, PLACE)
+      .split('\r\n')
+      .filter(Boolean)
+      .map((line) => line.split(',').slice(11, 14));
+    expect(cells).toEqual([
+      ['long', '', 'true'],
+      ['char', '32*', 'false'],
+      ['short', '3x4', 'false'],
+      ['', '', 'false'],
+      ['double', '', 'false'],
+      ['float', '', 'true'],
+      ['char', '16', 'false'],
+    ]);
+    expect(vo.columnsVotRows(typed, PLACE)).toContain('<TD>Not typed</TD><TD/><TD/><TD/><TD/><TD>false</TD><TD>\0</TD>');
+    expect(COLUMNS.fields.map((f) => [f.name, f.datatype]).slice(11, 14)).toEqual([
+      ['datatype', 'char'],
+      ['arraysize', 'char'],
+      ['principal', 'boolean'],
+    ]);
+  });
+
+  test('gives the tableset a vs:VOTableType dataType after the ucd, with its arraysize, and none where not recorded', () => {
+    const tables = vo.tablesetGroupTables(typed, PLACE);
+    expect(tables).toContain(
+      '        <name>CATAID</name>\n        <ucd>meta.id;meta.main</ucd>\n        <dataType xsi:type="vs:VOTableType">long</dataType>\n      </column>',
+    );
+    expect(tables).toContain('<dataType xsi:type="vs:VOTableType" arraysize="3x4">short</dataType>');
+    expect(tables).toContain('        <name>NOTE</name>\n        <description>Not typed</description>\n      </column>');
+    expect(tables.match(/<dataType /g)).toHaveLength(6);
+  });
+
+  test("stays out of the API: the group's JSON is the same with the types and without", () => {
+    const untyped = columns.map((c) =>
+      Object.fromEntries(Object.entries(c).filter(([key]) => !['datatype', 'arraysize', 'principal'].includes(key))),
+    );
+    const plain = nodeObject('CatalogueGroup', data(untyped), [PLACE.survey, PLACE.release]);
+    expect(JSON.stringify(typed)).toBe(JSON.stringify(plain));
+    expect(JSON.stringify(typed)).not.toMatch(/datatype|arraysize|principal/);
+  });
 });
 
 describe("a product's row", () => {

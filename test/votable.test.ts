@@ -254,7 +254,7 @@ describe('readVotableTables', () => {
     [
       'elements nested 150 deep',
       `<VOTABLE>${'<RESOURCE>'.repeat(150)}${'</RESOURCE>'.repeat(150)}</VOTABLE>`,
-      'Elements are nested more than 100 deep, which no VOTable needs (RESOURCE in RESOURCE goes a few levels at most); is this the right file?',
+      'Elements are nested more than 100 deep at line 1, column 1000 (<RESOURCE>), which no VOTable needs (RESOURCE in RESOURCE goes a few levels at most); is this the right file?',
     ],
     [
       'an element named __proto__',

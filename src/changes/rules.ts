@@ -281,6 +281,9 @@ export function guardedChange(change: Change, before: Snapshot): string | undefi
     const had = change.old && Object.hasOwn(change.old, field);
     const has = change.new && Object.hasOwn(change.new, field);
     if (!had && !has) continue;
+    // A datatype recorded for the first time describes what the column always held (types came to
+    // the metadata after many releases): only changing or removing one is guarded.
+    if (field === 'datatype' && !had) continue;
     if (field === 'name') parts.push(`it is renamed ${show(change.new?.name)}`);
     else if (had && has) parts.push(`its ${field} changes from ${show(change.old?.[field])} to ${show(change.new?.[field])}`);
     else if (has) parts.push(`its ${field} is set to ${show(change.new?.[field])}`);

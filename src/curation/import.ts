@@ -20,11 +20,14 @@ import { nextIds } from '../pipeline/assemble.ts';
 import { SCHEMA_FILES, readSchema, validateFiles } from '../pipeline/validate.ts';
 import { CsvError, firstRecord, readCsvHeader } from '../readers/csv.ts';
 import { VotableError, readVotableTables, votableHead } from '../readers/votable.ts';
+import type { VotableField } from '../readers/votable.ts';
 import { walk } from '../kinds/walk.ts';
 import type { MetadataFile, PathSegment } from '../pipeline/parse.ts';
 import { PRODUCT_TYPES, describeProduct } from './product-header.ts';
 import type { ImportedProduct, ProductFields, ProductOptions } from './product-header.ts';
 import { voUnitFor } from '../vocabularies/vounit.ts';
+import { ARRAYSIZE, VOTABLE_DATATYPES, isVotableDatatype, typeFromFits } from '../vocabularies/datatypes.ts';
+import type { VotableDatatype } from '../vocabularies/datatypes.ts';
 
 export interface ImportOptions {
   metadataDir: string;
@@ -44,6 +47,8 @@ export interface ImportedColumn {
   description?: string;
   ucd?: string;
   unit?: string;
+  datatype?: VotableDatatype;
+  arraysize?: string;
 }
 
 // ---- Reading sources ---------------------------------------------------------------------------------
@@ -183,6 +188,7 @@ export async function readColumns(
         ...(f.description ? { description: f.description } : {}),
         ...(f.ucd ? { ucd: f.ucd } : {}),
         ...(f.unit ? { unit: f.unit } : {}),
+        ...fieldType(f, file),
       })),
     };
   }
@@ -214,9 +220,53 @@ export async function readColumns(
     const description = text(hdu.get(`TCOMM${n}`)?.value) ?? text(ttype?.comment);
     const ucd = text(hdu.get(`TUCD${n}`)?.value);
     const unit = text(hdu.get(`TUNIT${n}`)?.value);
-    columns.push({ name, ...(description ? { description } : {}), ...(ucd ? { ucd } : {}), ...(unit ? { unit } : {}) });
+    columns.push({
+      name,
+      ...(description ? { description } : {}),
+      ...(ucd ? { ucd } : {}),
+      ...(unit ? { unit } : {}),
+      ...fitsType(hdu, n, file),
+    });
   }
   return { columns, ...(source.format === 'fits' ? { dataFile: path.basename(file) } : {}) };
+}
+
+/** A FITS binary-table column's type from its TFORMn (and TDIMn, TZEROn, TSCALn). */
+function fitsType(hdu: FitsHdu, n: number, file: string): Pick<ImportedColumn, 'datatype' | 'arraysize'> {
+  const tform = text(hdu.get(`TFORM${n}`)?.value);
+  if (tform === undefined)
+    throw new RewriteError(`${file}: column ${n} of HDU ${hdu.index} has no TFORM${n}, which every binary-table column has`);
+  const number = (keyword: string) => {
+    const value = hdu.get(`${keyword}${n}`)?.value;
+    return typeof value === 'number' ? value : undefined;
+  };
+  const tdim = text(hdu.get(`TDIM${n}`)?.value);
+  const tzero = number('TZERO');
+  const tscal = number('TSCAL');
+  const type = typeFromFits({
+    tform,
+    ...(tdim ? { tdim } : {}),
+    ...(tzero !== undefined ? { tzero } : {}),
+    ...(tscal !== undefined ? { tscal } : {}),
+  });
+  if (typeof type === 'string') throw new RewriteError(`${file}: column ${n} of HDU ${hdu.index}: ${type}`);
+  return type;
+}
+
+/** A VOTable FIELD's type as it declares it; a datatype VOTable does not define is refused, naming the FIELD. */
+function fieldType(field: VotableField, file: string): Pick<ImportedColumn, 'datatype' | 'arraysize'> {
+  if (field.datatype === undefined) return {};
+  if (!isVotableDatatype(field.datatype)) {
+    throw new RewriteError(
+      `${file}: FIELD "${field.name}" has datatype="${field.datatype}", which VOTable does not define (it has ${VOTABLE_DATATYPES.join(', ')})`,
+    );
+  }
+  const arraysize = field.arraysize;
+  if (arraysize === undefined) return { datatype: field.datatype };
+  if (!ARRAYSIZE.test(arraysize)) {
+    throw new RewriteError(`${file}: FIELD "${field.name}" has arraysize="${arraysize}", which is not VOTable's syntax (10, 10*, *, 3x4)`);
+  }
+  return { datatype: field.datatype, arraysize };
 }
 
 export interface ImportedRegion {
@@ -401,12 +451,17 @@ export async function importColumns(options: ImportOptions & { table: string }):
       continue;
     }
     let changed = false;
-    for (const key of ['description', 'ucd', 'unit'] as const) {
+    for (const key of ['description', 'ucd', 'unit', 'datatype', 'arraysize'] as const) {
       const value = column[key];
       if (value !== undefined && existing.get(key) !== value) {
         existing.set(key, value);
         changed = true;
       }
+    }
+    // A type is its datatype and arraysize together: a file that says a column holds one value says it has no arraysize.
+    if (column.datatype !== undefined && column.arraysize === undefined && existing.has('arraysize')) {
+      existing.delete('arraysize');
+      changed = true;
     }
     if (changed) updated.push(column.name);
     else unchanged++;

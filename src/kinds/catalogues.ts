@@ -2,6 +2,7 @@
 
 import type { ColumnYaml, TableYaml } from './data.ts';
 import type { ApiContext, Kind } from './kind.ts';
+import { hasUcdWord } from '../vocabularies/ucd.ts';
 
 const SCHEMA = 'catalogue-group.schema.json';
 
@@ -39,4 +40,18 @@ export const CatalogueColumn: Kind = {
   nested: { parent: 'CatalogueTable', key: 'columns' },
   // '-' stands for "no UCD" and "no unit", as the original service published them.
   api: (column: ColumnYaml, c: ApiContext) => ({ ...c.common(), ucd: column.ucd ?? '-', unit: column.unit ?? '-' }),
+  // The column's VOTable type, for the VO tables; a column is principal, as TAP says, when its
+  // curators say so, or else when its UCD marks it the main one of its kind.
+  beyondApi: (column: ColumnYaml): ColumnTypeFields => ({
+    datatype: column.datatype ?? null,
+    arraysize: column.arraysize === undefined ? null : String(column.arraysize),
+    principal: column.principal ?? hasUcdWord(column.ucd ?? '-', 'meta.main'),
+  }),
 };
+
+/** A column's fields beyond the API. */
+export interface ColumnTypeFields {
+  datatype: string | null;
+  arraysize: string | null;
+  principal: boolean;
+}

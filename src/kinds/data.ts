@@ -49,6 +49,10 @@ export interface NodeYaml {
 export interface ColumnYaml extends NodeYaml {
   ucd?: string;
   unit?: string;
+  /** A VOTable datatype; published in the VO outputs only, never in the API. */
+  datatype?: string;
+  arraysize?: string | number;
+  principal?: boolean;
 }
 
 export interface TableYaml extends NodeYaml {

@@ -53,6 +53,11 @@ export interface Kind {
    * node its fields after the common ones. Children lists sit where the API writes them.
    */
   api?: (item: never, context: ApiContext) => ApiObject;
+  /**
+   * Fields the outputs beyond the API read (the VO tables), which the API never publishes: kept
+   * on the item's API object under a symbol key (outputs/api/objects.ts), which no JSON writes.
+   */
+  beyondApi?: (item: never) => object;
   /** What `new` needs to scaffold one of its files. */
   scaffold?: Scaffold;
 }

@@ -38,7 +38,7 @@ export function pipelineFingerprint(): string {
 
 /**
  * The text `make` gives, recalled from the last build that made the `name`d text from inputs of the
- * same `key` where there is one, made now otherwise: the same either way (outputs/planner.ts).
+ * same `key` where there is one, made now otherwise: the same either way (outputs/output.ts).
  */
 export type Recall = (name: string, key: string, make: () => string) => string;
 
@@ -74,7 +74,7 @@ function lazyNodes(head: Record<string, unknown>, key: string, file: string, at?
 
 /**
  * Where an entry keeps its texts: one file that packs them all (its compact JSON, its page text and
- * its unit texts, outputs/units.ts) one after another, written at once. A file per text made a cold
+ * its unit texts, outputs/output.ts) one after another, written at once. A file per text made a cold
  * build create tens of thousands of files, which cost more than writing their bytes.
  */
 function packFile(base: string): string {
@@ -184,7 +184,7 @@ export interface Cache {
   /** Whether the cross-file rules passed on inputs with this key. */
   rulesPassed(key: string): boolean;
   saveRulesPassed(key: string): void;
-  /** A text made from inputs named by a key, kept for the next build: one of each name (outputs/planner.ts). */
+  /** A text made from inputs named by a key, kept for the next build: one of each name (outputs/output.ts). */
   recall: Recall;
   hits: number;
   misses: number;

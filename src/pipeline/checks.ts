@@ -8,6 +8,7 @@ import { isInstant, parseInstant } from '../vocabularies/instant.ts';
 import type { PathSegment } from './parse.ts';
 import { ucdSyntaxProblem, ucdWordProblems } from '../vocabularies/ucd.ts';
 import { unitProblem } from '../vocabularies/vounit.ts';
+import { unitKindProblem } from '../vocabularies/unit-kinds.ts';
 
 export interface Finding {
   severity: Severity;
@@ -28,11 +29,12 @@ const error = (rule: string, message: string, at?: PathSegment[], where?: 'key' 
   ...(at ? { at } : {}),
   ...(where ? { where } : {}),
 });
-const warning = (rule: string, message: string, at?: PathSegment[]): Finding => ({
+const warning = (rule: string, message: string, at?: PathSegment[], where?: 'key' | 'value'): Finding => ({
   severity: 'warning',
   rule,
   message,
   ...(at ? { at } : {}),
+  ...(where ? { where } : {}),
 });
 
 // ---- Timestamps and UCDs ----------------------------------------------------------------------------
@@ -63,6 +65,66 @@ function unit(value: unknown): Finding[] {
   if (typeof value !== 'string') return [];
   const problem = unitProblem(value);
   return problem ? [warning('units/vounit', `"${value}" ${problem}`)] : [];
+}
+
+/** A unit whose physical kind is not what the column's UCD says it holds: a wavelength in amperes. */
+function unitUcd(value: unknown): Finding[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const { unit, ucd } = value as { unit?: unknown; ucd?: unknown };
+  if (typeof unit !== 'string' || typeof ucd !== 'string') return [];
+  const problem = unitKindProblem(unit, ucd);
+  return problem ? [warning('units/ucd', `"${unit}" ${problem}`, ['unit'])] : [];
+}
+
+// ---- Column datatypes ---------------------------------------------------------------------------------
+
+/** A column's arraysize needs its datatype, and text needs an arraysize to be more than one character. */
+function columnType(value: unknown): Finding[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const { datatype, arraysize } = value as { datatype?: unknown; arraysize?: unknown };
+  if (arraysize !== undefined && datatype === undefined) {
+    return [
+      warning('datatypes/arraysize', `${JSON.stringify(arraysize)} is given without a datatype; add the column's datatype`, ['arraysize']),
+    ];
+  }
+  if ((datatype === 'char' || datatype === 'unicodeChar') && arraysize === undefined) {
+    return [
+      warning(
+        'datatypes/arraysize',
+        `is ${datatype} without an arraysize, which is one character; add arraysize: '*' for text of any length, or its length`,
+        ['datatype'],
+      ),
+    ];
+  }
+  return [];
+}
+
+/**
+ * One warning per table for its columns without a datatype: TAP_SCHEMA requires one, so
+ * tap_schema.vot leaves them out (outputs/vo/tap-schema.ts).
+ */
+function datatypes(value: unknown): Finding[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const columns = (value as { columns?: unknown }).columns;
+  if (!Array.isArray(columns)) return [];
+  const untyped = columns.filter((c) => typeof c === 'object' && c !== null && (c as { datatype?: unknown }).datatype === undefined);
+  if (untyped.length === 0) return [];
+  const names = untyped.slice(0, 5).map((c) => String((c as { name?: unknown }).name));
+  const more = untyped.length > names.length ? ` and ${untyped.length - names.length} more` : '';
+  const which =
+    untyped.length < columns.length
+      ? `${untyped.length} of ${columns.length}`
+      : columns.length === 1
+        ? 'its only one'
+        : `all ${columns.length}`;
+  return [
+    warning(
+      'datatypes/missing',
+      `lack a datatype: ${which} (${names.join(', ')}${more}), which tap_schema.vot leaves out, since TAP requires one; give each its datatype, or fill them in with import columns or import tableset`,
+      ['columns'],
+      'key',
+    ),
+  ];
 }
 
 // ---- Sky coordinates ------------------------------------------------------------------------------------
@@ -343,6 +405,9 @@ export const CHECKS: Record<string, Check> = {
   date,
   ucd,
   unit,
+  'unit-ucd': unitUcd,
+  'column-type': columnType,
+  datatypes,
   ra,
   dec,
   band,

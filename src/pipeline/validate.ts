@@ -15,6 +15,7 @@ import { ajvVersion, codegen, newAjv, standaloneSource } from './ajv.ts';
 import { CHECKS } from './checks.ts';
 import { SCHEMA_DIR, codeFile } from '../project.ts';
 import type { Finding } from './checks.ts';
+import { VOTABLE_DATATYPES, datatypeMeant } from '../vocabularies/datatypes.ts';
 
 /** The schema file for each kind of metadata file. */
 export const SCHEMA_FILES = Object.fromEntries(FILE_KINDS.map((f) => [f.kind, f.schema])) as Record<FileKind, string>;
@@ -67,6 +68,8 @@ function schemaAjv(texts: readonly [string, string][], options: Options = {}): A
   const ajv = newAjv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, validateSchema: false, ...options });
   // Shown by editors when a pattern fails; our messages use it too.
   ajv.addKeyword('patternErrorMessage');
+  // Names how a message suggests the value meant when an enum refuses one (SUGGESTERS).
+  ajv.addKeyword('x-suggest');
   // Checks that a schema cannot express (src/checks.ts), run in the schema pass so that they are
   // reported together with every other problem of the file. The keyword's code calls runChecks by
   // that name, so that it also runs in the validators compiled ahead of time.
@@ -348,8 +351,12 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
     }
     case 'enum': {
       const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v));
-      const near = typeof value === 'string' ? closest(JSON.stringify(value), allowed) : undefined;
-      const hint = near !== undefined && distance(JSON.stringify(value), near) <= 3 ? `; did you mean ${near}?` : '';
+      const suggester = SUGGESTERS[(error.parentSchema as { 'x-suggest'?: string } | undefined)?.['x-suggest'] ?? ''];
+      const meant = typeof value === 'string' ? suggester?.(value) : undefined;
+      const near =
+        meant !== undefined ? JSON.stringify(meant) : typeof value === 'string' ? closest(JSON.stringify(value), allowed) : undefined;
+      const hint =
+        near !== undefined && (suggester !== undefined || distance(JSON.stringify(value), near) <= 3) ? `; did you mean ${near}?` : '';
       return make(`${subject} must be one of ${allowed.join(', ')}, found ${found}${hint}`, 'enum');
     }
     case 'x-check':
@@ -382,6 +389,14 @@ function describeError(file: MetadataFile, error: ErrorObject): Diagnostic | und
       return make(`${subject} ${error.message ?? 'is not valid'}`, error.keyword);
   }
 }
+
+/**
+ * What a value an enum refuses most likely means, by the name a schema gives in `x-suggest`; a
+ * named suggester always suggests one (the nearest name, when nothing better is known).
+ */
+const SUGGESTERS: Record<string, (value: string) => string | undefined> = {
+  'votable-datatype': (value) => datatypeMeant(value) ?? closest(value, [...VOTABLE_DATATYPES]),
+};
 
 function describeFinding(file: MetadataFile, instancePath: string, finding: Finding): Diagnostic {
   const base = pointerOf(instancePath);

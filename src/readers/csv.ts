@@ -65,13 +65,27 @@ export function firstRecord(chunks: Iterable<string>, delimiter: ',' | '\t'): st
   return kept;
 }
 
-/** The column names in a header row, empty names left out. */
+/**
+ * The column names in a header row. An empty name is refused, at its position: the column it
+ * heads would be left out, or take another's place in the table.
+ */
 export function readCsvHeader(record: string, delimiter: ',' | '\t'): string[] {
+  let names: string[];
   try {
     const rows = parse(record, { delimiter, relax_column_count: true, trim: true });
-    return (rows[0] ?? []).filter((name) => name !== '');
+    names = rows[0] ?? [];
   } catch (error) {
     if (error instanceof ParseError) throw new CsvError(`the header row is not valid CSV: ${error.message}`);
     throw error;
   }
+  // A row with nothing in it is no header at all; the caller says so.
+  if (names.every((name) => name === '')) return [];
+  const empty = names.flatMap((name, i) => (name === '' ? [i] : []));
+  if (empty.length > 0) {
+    const where = empty.slice(0, 5).map((i) => `column ${i + 1}${i > 0 && names[i - 1] !== '' ? ` (after "${names[i - 1] ?? ''}")` : ''}`);
+    const more = empty.length > where.length ? ` and ${empty.length - where.length} more` : '';
+    const separator = delimiter === ',' ? 'commas' : 'tabs';
+    throw new CsvError(`the header row has no name for ${where.join(', ')}${more}; name every column, or remove the extra ${separator}`);
+  }
+  return names;
 }

@@ -1,10 +1,10 @@
 // Reads the FIELD lists of a VOTable document (versions 1.1 to 1.5, with or without a namespace
-// prefix) so `archive-schema import` can turn them into a table's columns. Data rows are not read:
-// votableHead passes over every DATA element as the file streams by, so a VOTable of any size costs
-// only its metadata.
+// prefix) so `archive-schema import` can turn them into a table's columns. Data rows are not read
+// for that: votableHead passes over every DATA element as the file streams by, so a VOTable of any
+// size costs only its metadata. A TAP_SCHEMA dump's rows, which are the metadata, can be asked for.
 
-import { XMLParser } from 'fast-xml-parser';
-import { SyntaxValidator } from 'fast-xml-validator';
+import { XmlError, attribute, children, childrenNamed, parseXml, rootOf, tagOf, textOf } from './xml.ts';
+import type { XmlNode } from './xml.ts';
 
 export interface VotableField {
   name: string;
@@ -21,22 +21,17 @@ export interface VotableTable {
   name?: string;
   ID?: string;
   fields: VotableField[];
+  /** Its TABLEDATA rows, when asked for: each cell's text, null for an empty one. */
+  rows?: (string | null)[][];
+  /** When asked for rows of a TABLE whose DATA is not TABLEDATA: what it is (BINARY2). */
+  serialisation?: string;
 }
 
 export class VotableError extends Error {
   override name = 'VotableError';
 }
 
-/** A node of fast-xml-parser's preserveOrder output: `{ TAG: children, ':@': attributes }` or `{ '#text': text }`. */
-type XmlNode = Record<string, unknown>;
-
-const ATTRIBUTES = ':@';
-const TEXT = '#text';
 const FIELD_ATTRIBUTES = ['ID', 'ucd', 'unit', 'datatype', 'arraysize', 'utype'] as const;
-const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-/** The deepest nesting of elements read. */
-const MAX_DEPTH = 100;
 
 /** The most text kept from a VOTable once its DATA is left out: far more than any table's FIELDs. */
 export const MAX_HEAD_CHARS = 256_000_000;
@@ -149,88 +144,44 @@ export function votableHead(chunks: Iterable<string>): string {
   }
 }
 
-/** The parser's refusals, said for a curator: it refuses what a VOTable never holds. */
-function parserProblem(message: string): string {
-  if (message.startsWith('Maximum nested tags')) {
-    return `Elements are nested more than ${MAX_DEPTH} deep, which no VOTable needs (RESOURCE in RESOURCE goes a few levels at most); is this the right file?`;
-  }
-  const reserved = /Invalid name: "([^"]+)"/.exec(message);
-  if (reserved) {
-    return `An element or attribute is named "${reserved[1] ?? ''}", which VOTable never uses and which could change how the file is read; remove it`;
-  }
-  return `The XML cannot be read: ${message}`;
-}
-
 function countLines(text: string): number {
   let lines = 0;
   for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
   return lines;
 }
 
-/** Every TABLE in the document (nested RESOURCEs included), with its FIELDs in order. Throws VotableError on malformed XML or a document that is not a VOTABLE. */
-export function readVotableTables(xml: string): VotableTable[] {
-  const text = xml.replace(/^\uFEFF/, '');
-  // Entity declarations are how a small hostile file expands without limit ("billion laughs");
-  // VOTable needs none, so any DTD is refused before a parser sees it.
-  const declaration = /<!(DOCTYPE|ENTITY)\b/i.exec(text);
-  if (declaration) {
-    throw new VotableError(
-      `The document has a ${declaration[1]?.toUpperCase()} declaration at line ${lineOf(text, declaration.index)}, which is not accepted: entity declarations can make a small file expand without limit, and VOTable needs none (remove it)`,
-    );
-  }
+/** How a VOTable's nesting is described when it goes too deep. */
+const READING = { what: 'VOTable', nesting: 'RESOURCE in RESOURCE goes a few levels at most', stopNodes: ['*.DATA'] };
+
+/**
+ * Every TABLE in the document (nested RESOURCEs included), with its FIELDs in order, and with
+ * `rows` its TABLEDATA rows too. Throws VotableError on malformed XML or a document that is not a
+ * VOTABLE.
+ */
+export function readVotableTables(xml: string, options: { rows?: boolean } = {}): VotableTable[] {
+  let root: XmlNode;
   try {
-    // fast-xml-parser's own validator moved into fast-xml-validator, by the same author.
-    SyntaxValidator.validate(text);
+    root = rootOf(parseXml(xml, READING), 'VOTable');
   } catch (error) {
-    const { line, col, message } = error as { line?: number; col?: number; message: string };
-    throw new VotableError(`Not well-formed XML at line ${line ?? 1}${col === undefined ? '' : `, column ${col}`}: ${message}`);
+    if (error instanceof XmlError) throw new VotableError(error.message);
+    throw error;
   }
-  const parser = new XMLParser({
-    // Document order matters: a RESOURCE may hold TABLEs and RESOURCEs interleaved, and the
-    // ordered form keeps every repeated element as a list, so no isArray list is needed.
-    preserveOrder: true,
-    ignoreAttributes: false,
-    attributeNamePrefix: '',
-    // `vot:FIELD` and `FIELD` are the same element: VOTable 1.1-1.5 differ only in the namespace.
-    removeNSPrefix: true,
-    parseTagValue: false,
-    parseAttributeValue: false,
-    trimValues: false,
-    // The rows can be most of the document; kept as one unparsed string, they cost no objects.
-    stopNodes: ['*.DATA'],
-    entityDecoder: xmlEntityDecoder(),
-    maxNestedTags: MAX_DEPTH,
-  });
-  let nodes: XmlNode[];
-  try {
-    nodes = parser.parse(text) as XmlNode[];
-  } catch (error) {
-    if (error instanceof VotableError) throw error;
-    throw new VotableError(parserProblem((error as Error).message));
-  }
-  const roots = nodes.filter((node) => {
-    const tag = tagOf(node);
-    return tag !== undefined && !tag.startsWith('?') && !tag.startsWith('#');
-  });
-  const root = roots[0];
-  if (root === undefined) throw new VotableError('Not a VOTable: the document has no root element');
-  if (roots.length > 1) throw new VotableError('Not well-formed XML: the document has more than one root element');
   if (tagOf(root) !== 'VOTABLE') throw new VotableError(`Not a VOTable: the root element is <${tagOf(root)}>, not <VOTABLE>`);
   const tables: VotableTable[] = [];
-  collectTables(children(root), tables);
+  collectTables(children(root), tables, options.rows === true);
   return tables;
 }
 
 /** TABLEs in document order, in RESOURCEs nested to any depth. */
-function collectTables(nodes: XmlNode[], tables: VotableTable[]): void {
+function collectTables(nodes: XmlNode[], tables: VotableTable[], rows: boolean): void {
   for (const node of nodes) {
     const tag = tagOf(node);
-    if (tag === 'RESOURCE') collectTables(children(node), tables);
-    else if (tag === 'TABLE') tables.push(readTable(node, tables.length + 1));
+    if (tag === 'RESOURCE') collectTables(children(node), tables, rows);
+    else if (tag === 'TABLE') tables.push(readTable(node, tables.length + 1, rows));
   }
 }
 
-function readTable(node: XmlNode, number: number): VotableTable {
+function readTable(node: XmlNode, number: number, rows: boolean): VotableTable {
   const table: VotableTable = { fields: [] };
   const name = attribute(node, 'name');
   const id = attribute(node, 'ID');
@@ -255,65 +206,33 @@ function readTable(node: XmlNode, number: number): VotableTable {
     }
     table.fields.push(field);
   }
+  const data = childrenNamed(node, 'DATA')[0];
+  if (rows && data !== undefined) Object.assign(table, readData(textOf(data), label));
   return table;
 }
 
-function tagOf(node: XmlNode): string | undefined {
-  return Object.keys(node).find((key) => key !== ATTRIBUTES);
-}
-
-function children(node: XmlNode): XmlNode[] {
-  const tag = tagOf(node);
-  const value = tag === undefined ? undefined : node[tag];
-  return Array.isArray(value) ? (value as XmlNode[]) : [];
-}
-
-/** An attribute's value, trimmed; an empty one counts as absent (unit="" means no unit). */
-function attribute(node: XmlNode, name: string): string | undefined {
-  const attributes = node[ATTRIBUTES] as Record<string, unknown> | undefined;
-  const value = attributes?.[name];
-  if (typeof value !== 'string') return undefined;
-  const trimmed = value.trim();
-  return trimmed === '' ? undefined : trimmed;
-}
-
-/** All text inside an element, CDATA sections included. */
-function textOf(node: XmlNode): string {
-  const text = node[TEXT];
-  if (typeof text === 'string') return text;
-  return children(node).map(textOf).join('');
-}
-
 /**
- * XML's own entities and character references, decoded in one pass so `&amp;lt;` stays `&lt;`.
- * The parser's default skips character references; an unknown entity is an error, as in any XML
- * parser (HTML's `&nbsp;` does not exist in XML).
+ * A TABLE's rows from the text of its DATA element, each cell's text or null for an empty TD; or,
+ * for rows serialised otherwise (BINARY, BINARY2, FITS), which serialisation that is.
  */
-function xmlEntityDecoder(): NonNullable<ConstructorParameters<typeof XMLParser>[0]>['entityDecoder'] {
+function readData(inner: string, label: string): Pick<VotableTable, 'rows' | 'serialisation'> {
+  let nodes: XmlNode[];
+  try {
+    nodes = parseXml(`<DATA>${inner}</DATA>`, READING);
+  } catch (error) {
+    if (error instanceof XmlError) throw new VotableError(`The DATA of TABLE ${label}: ${error.message}`);
+    throw error;
+  }
+  const serialisation = children(rootOf(nodes, 'VOTable')).find((c) => tagOf(c) !== '#text');
+  const tag = serialisation === undefined ? undefined : tagOf(serialisation);
+  if (serialisation === undefined || tag === undefined) return { rows: [] };
+  if (tag !== 'TABLEDATA') return { serialisation: tag };
   return {
-    setExternalEntities: () => undefined,
-    addInputEntities: () => undefined,
-    reset: () => undefined,
-    setXmlVersion: () => undefined,
-    decode: (text: string) =>
-      text.replace(/&([^;&\s]*);/g, (whole, name: string) => {
-        const reference = /^#(?:x([0-9a-fA-F]+)|([0-9]+))$/.exec(name);
-        if (reference) {
-          const code = reference[1] === undefined ? Number(reference[2]) : parseInt(reference[1], 16);
-          if (code > 0x10ffff || code === 0) throw new VotableError(`Not well-formed XML: ${whole} is not a character`);
-          return String.fromCodePoint(code);
-        }
-        const replacement = XML_ENTITIES[name];
-        if (replacement === undefined) {
-          throw new VotableError(`Not well-formed XML: the entity ${whole} is not defined (XML has only &amp; &lt; &gt; &quot; &apos;)`);
-        }
-        return replacement;
+    rows: childrenNamed(serialisation, 'TR').map((tr) =>
+      childrenNamed(tr, 'TD').map((td) => {
+        const text = textOf(td);
+        return text === '' ? null : text;
       }),
+    ),
   };
-}
-
-function lineOf(text: string, index: number): number {
-  let line = 1;
-  for (let at = text.indexOf('\n'); at >= 0 && at < index; at = text.indexOf('\n', at + 1)) line++;
-  return line;
 }

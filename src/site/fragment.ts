@@ -1,5 +1,5 @@
 // A group's or facility's rendered text, as the site's files take it: its compact JSON, its text
-// as the browsable pages show it, and the texts of the other outputs (outputs/units.ts), as UTF-8
+// as the browsable pages show it, and the texts of the other outputs (outputs/output.ts), as UTF-8
 // bytes rendered once (outputs/fragment.ts) for every file that shows them, and the pieces of a
 // plan (site/plan.ts) that copy them. Bytes, not strings, so that neither a worker thread's
 // hand-over, the digest cache nor the writer has to encode them again.

@@ -31,6 +31,18 @@ export function ucdSyntaxProblem(ucd: string): string | undefined {
   return undefined;
 }
 
+/** Whether a UCD has a word, compared as the list's words are: `meta.main` in pos.eq.ra;META.MAIN. */
+export function hasUcdWord(ucd: string, word: string): boolean {
+  const wanted = word.toLowerCase();
+  return ucd.split(';').some(
+    (w) =>
+      w
+        .trim()
+        .toLowerCase()
+        .replace(/^ivoa:/, '') === wanted,
+  );
+}
+
 // ---------------------------------------------------------------------------
 // The UCD1+ controlled vocabulary: which words exist, where each may stand.
 //

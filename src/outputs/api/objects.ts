@@ -21,6 +21,18 @@ export function contact(c: ContactYaml | null | undefined): ApiContact | null {
   return c ? { email: c.email, name: c.name } : null;
 }
 
+/**
+ * Where a node's fields beyond the API (its kind's `beyondApi`) sit on its API object: under a
+ * symbol key, which JSON.stringify, `for … in` and Object.keys all pass over, so that no answer
+ * of the API, nor anything made from its JSON, holds them.
+ */
+export const BEYOND_API: unique symbol = Symbol('fields beyond the API');
+
+/** A node's fields beyond the API, when its kind declares some: what its kind's `beyondApi` made. */
+export function beyondApi(object: ApiObject): unknown {
+  return (object as Record<symbol, unknown>)[BEYOND_API];
+}
+
 /** A timestamp as the API writes it. */
 export function instant(text: string): string {
   const parsed = parseInstant(text);
@@ -90,6 +102,7 @@ export function nodeObject(kind: KindType, data: NodeYaml, place: readonly strin
     };
     if (!declared.api) throw new Error(`${type} declares no API fields`);
     const object = declared.api(item as never, context);
+    if (declared.beyondApi) (object as Record<symbol, unknown>)[BEYOND_API] = declared.beyondApi(item as never);
     if (parent) parent.lists.get(declared.nested?.key ?? '')?.push(object);
     else root = object;
     return built;

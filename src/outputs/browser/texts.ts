@@ -1,6 +1,6 @@
 // The schema browser's pages of one catalogue group or facility file (the group's and its tables',
 // an imaging facility's and its bands', an IFS or spectra facility's), rendered with the file in the
-// worker threads and cached with it (outputs/units.ts), so an edit re-renders that file's pages only.
+// worker threads and cached with it (outputs/output.ts), so an edit re-renders that file's pages only.
 // What a page shows of its survey and release (their names in the breadcrumbs) lives in other files:
 // it is left as a NUL, filled in as the page is written (plan.ts). So is what other outputs note
 // about the page's node (when it was added and last changed, from the change records): the page is

@@ -5,13 +5,15 @@
 
 import { sectionOf } from '../../kinds/registry.ts';
 import type { KindType } from '../../kinds/registry.ts';
+import type { ColumnTypeFields } from '../../kinds/catalogues.ts';
+import { beyondApi } from '../api/objects.ts';
 import type { ApiObject } from '../api/objects.ts';
 import { listOf } from './names.ts';
 import type { Place } from './place.ts';
 import { degreesText, descriptionText, ucdText, unitText } from './text.ts';
 
 /** The VOTable datatypes the listings use: `char` only where the schemas allow nothing but ASCII. */
-export type Datatype = 'char' | 'unicodeChar' | 'long' | 'int' | 'double';
+export type Datatype = 'char' | 'unicodeChar' | 'long' | 'int' | 'double' | 'boolean';
 
 export interface Field {
   name: string;
@@ -69,6 +71,17 @@ export const COLUMNS: Listing = {
     text('description', 'unicodeChar', 'meta.note', 'What the column holds; empty when undescribed'),
     text('ucd', 'char', 'meta.ucd', "The column's UCD (UCD1+); empty when it has none"),
     text('unit', 'unicodeChar', 'meta.unit', "The column's unit (VOUnits where the curators wrote one); empty when it has none"),
+    { name: 'datatype', datatype: 'char', description: "The column's VOTable datatype (int, double, char, ...); empty when not recorded" },
+    {
+      name: 'arraysize',
+      datatype: 'char',
+      description: "The column's VOTable arraysize (10, 10*, *, 3x4); empty for a single value, or when its datatype is not recorded",
+    },
+    {
+      name: 'principal',
+      datatype: 'boolean',
+      description: "Whether the column is of main interest, one a TAP client shows by default (TAP_SCHEMA's principal)",
+    },
     URL,
   ],
   rows: (group, place) => {
@@ -87,6 +100,7 @@ export const COLUMNS: Listing = {
           descriptionText(column.description),
           ucdText(column.ucd) || null,
           unitText(column.unit) || null,
+          ...typeCells(column),
           SURVEY_URL,
         ]);
       }
@@ -94,6 +108,17 @@ export const COLUMNS: Listing = {
     return rows;
   },
 };
+
+/** A column's VOTable type and principal flag, which its API object carries beyond the API (kinds/catalogues.ts). */
+export function columnType(column: ApiObject): ColumnTypeFields | undefined {
+  return beyondApi(column) as ColumnTypeFields | undefined;
+}
+
+/** A column's datatype, arraysize and principal flag as cells (a VOTable boolean is written true or false). */
+function typeCells(column: ApiObject): Cell[] {
+  const type = columnType(column);
+  return [type?.datatype ?? null, type?.datatype ? type.arraysize : null, type?.principal ? 'true' : 'false'];
+}
 
 export const REGIONS: Listing = {
   name: 'regions',

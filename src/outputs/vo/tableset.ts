@@ -4,10 +4,13 @@
 // build renders again only an edited file's tables. Elements are in the order the XSD's sequences
 // fix (unit before ucd); no version attribute, which neither XSD declares.
 //
-// The metadata records no column datatypes, so no column has a dataType element, which
-// VODataService allows; nor do tables have a type, since nothing here is more than a table.
+// A column's dataType is its VOTable type (vs:VOTableType, which VODataService 1.2 asks new
+// software to write), with its arraysize; a column whose datatype is not recorded has none, which
+// VODataService allows. Tables have no type, since nothing here is more than a table.
 
+import type { ColumnTypeFields } from '../../kinds/catalogues.ts';
 import type { ApiObject } from '../api/objects.ts';
+import { columnType } from './listings.ts';
 import { columnNames, listOf, schemaName, tableNames } from './names.ts';
 import type { Place } from './place.ts';
 import { schemaDescription, schemaTitle } from './schema-text.ts';
@@ -58,11 +61,19 @@ export function tablesetGroupTables(group: ApiObject, place: Place): string {
       out += element('description', descriptionText(column.description), '        ');
       out += element('unit', unitText(column.unit), '        ');
       out += element('ucd', ucdText(column.ucd), '        ');
+      out += dataType(columnType(column));
       out += '      </column>\n';
     });
     out += '    </table>\n';
   });
   return out;
+}
+
+/** A column's dataType element, after its ucd as the XSD's sequence has it; nothing when its datatype is not recorded. */
+function dataType(type: ColumnTypeFields | undefined): string {
+  if (!type?.datatype) return '';
+  const arraysize = type.arraysize === null ? '' : ` arraysize="${xmlText(type.arraysize)}"`;
+  return `        <dataType xsi:type="vs:VOTableType"${arraysize}>${xmlText(type.datatype)}</dataType>\n`;
 }
 
 export function tablesetSchemaClose(): string {

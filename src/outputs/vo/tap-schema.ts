@@ -3,12 +3,17 @@
 // curated schema into its own TAP service. A head, then a schema row per release, the tables of each
 // group, the columns of each group, and a tail; a build renders again only an edited file's rows.
 //
-// What the metadata does not record is left empty: columns.datatype (TAP 1.1 requires one; the
-// archive's database knows it), arraysize, xtype and "size", every utype, tables.table_index. The
-// flags indexed, principal and std, which TAP requires as 0 or 1, are 0: nothing says otherwise.
+// A column's datatype and arraysize are the curators' (VOTable's names and syntax, as TAP 1.1 asks),
+// "size" the length in its arraysize where it has one. TAP 1.1 requires a datatype, so a column
+// without one is left out (check warns of it, table by table): a TAP service loading this file
+// needs every row to load. principal is the curators' flag, else 1 for a meta.main UCD; indexed
+// and std, which TAP requires as 0 or 1, are 0: nothing records them. What the metadata does not
+// record is left empty, as VOTable writes a null: xtype, every utype, tables.table_index.
 
+import { sizeOf } from '../../vocabularies/datatypes.ts';
 import type { ApiObject } from '../api/objects.ts';
 import type { Cell, Field } from './listings.ts';
+import { columnType } from './listings.ts';
 import { columnNames, listOf, schemaName, tableNames } from './names.ts';
 import type { Place } from './place.ts';
 import { schemaDescription } from './schema-text.ts';
@@ -49,7 +54,7 @@ const COLUMNS = {
   fields: [
     text('table_name', 'The fully qualified table name'),
     text('column_name', 'The column name, as used in queries', 'unicodeChar'),
-    text('datatype', 'The VOTable datatype of the column; empty where the metadata does not record it'),
+    text('datatype', 'The VOTable datatype of the column'),
     text('arraysize', 'The VOTable arraysize of the column'),
     text('xtype', 'The VOTable xtype of the column'),
     int('size', 'The length of a fixed-length column (deprecated)'),
@@ -125,26 +130,32 @@ export function tapColumnsHead(): string {
   return tableClose() + tableOpen(COLUMNS);
 }
 
-/** The rows of TAP_SCHEMA.columns for a catalogue group's columns. */
+/**
+ * The rows of TAP_SCHEMA.columns for a catalogue group's columns that have a datatype;
+ * column_index keeps each column's place among all of its table's.
+ */
 export function tapColumnRows(group: ApiObject, place: Place): string {
   const tables = tableNames(place, group);
   const rows: Cell[][] = [];
   listOf(group, 'tables').forEach((table, t) => {
     const names = columnNames(table);
     listOf(table, 'columns').forEach((column, c) => {
+      const type = columnType(column);
+      if (!type?.datatype) return;
+      const size = sizeOf(type.arraysize ?? undefined);
       rows.push([
         tables[t] ?? null,
         names[c] ?? null,
+        type.datatype,
+        type.arraysize,
         null,
-        null,
-        null,
-        null,
+        size === null ? null : String(size),
         descriptionText(column.description),
         null,
         unitText(column.unit) || null,
         ucdText(column.ucd) || null,
         '0',
-        '0',
+        type.principal ? '1' : '0',
         '0',
         String(c + 1),
       ]);

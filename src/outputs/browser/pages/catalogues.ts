@@ -18,16 +18,11 @@ import {
 import { childPath, nodePage, parentCrumbs, parentPath, releaseCrumbs } from './places.ts';
 import type { ParentPlace, ReleasePlace } from './places.ts';
 import type { CatalogueColumn, CatalogueGroup, CatalogueTable } from './types.ts';
+import { hasUcdWord } from '../../../vocabularies/ucd.ts';
 
 /** True when the column's UCD has the word `meta.main`: the table's main value of its kind. */
 export function isMain(column: Pick<CatalogueColumn, 'ucd'>): boolean {
-  return column.ucd.split(';').some(
-    (w) =>
-      w
-        .trim()
-        .toLowerCase()
-        .replace(/^ivoa:/, '') === 'meta.main',
-  );
+  return hasUcdWord(column.ucd, 'meta.main');
 }
 
 function columnRow(column: CatalogueColumn): string {

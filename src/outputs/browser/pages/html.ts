@@ -1,5 +1,5 @@
 // What every page of the schema browser is made with: escaping, the pages' paths and the relative
-// links between them, and the small pieces shown on several pages (a node's prose, "no unit", UCDs).
+// links between them, and the small pieces shown on several pages (a node's prose, units, UCDs).
 
 import { escapeHtml } from '../../browsable/page.ts';
 import { ucdVocabulary } from '../../../vocabularies/ucd.ts';
@@ -85,9 +85,10 @@ export function isPlaceholder(text: string | null | undefined): boolean {
   return t === '' || t === '-' || t.toLowerCase() === 'none';
 }
 
-/** A unit, or "no unit" in muted text for `-`, `None`, empty or null. */
+/** A unit; "no unit" in muted text for the archive's `-`, `None` or empty, and "not recorded" for null, which is not known. */
 export function unitHtml(unit: string | null): string {
-  return isPlaceholder(unit) ? '<span class="muted">no unit</span>' : `<code>${escapeHtml(unit ?? '')}</code>`;
+  if (unit === null) return '<span class="muted">not recorded</span>';
+  return isPlaceholder(unit) ? '<span class="muted">no unit</span>' : `<code>${escapeHtml(unit)}</code>`;
 }
 
 /** A node's short description, curator HTML made safe; a muted note when it has none. */

@@ -6,16 +6,28 @@ import { nodePage, parentPath, releaseCrumbs } from './places.ts';
 import type { ReleasePlace } from './places.ts';
 import type { DataProduct, ProductFacility } from './types.ts';
 
+/** What a product of its type does not have: a map's wavelengths, a spectrum's spaxels. */
 const NONE = '<span class="muted">–</span>';
+/** What the metadata leaves null for a product that has it: not known, never "none". */
+const NOT_RECORDED = '<span class="muted">not recorded</span>';
 
-function numberOr(value: number | null, suffix = ''): string {
-  return value === null ? NONE : `${escapeHtml(String(value))}${suffix}`;
+/** A number with its unit; for null, a dash where the product's type has none, else "not recorded". */
+function numberOr(value: number | null, suffix = '', applies = true): string {
+  if (value === null) return applies ? NOT_RECORDED : NONE;
+  return `${escapeHtml(String(value))}${suffix}`;
 }
 
-/** The product's wavelength range in Ångström, or a dash when it has none (maps). */
-export function wavelengthRange(product: Pick<DataProduct, 'wave_min_ang' | 'wave_max_ang'>): string {
+/** The product's wavelength range in Ångström; a dash for a map, which has none. */
+export function wavelengthRange(product: Pick<DataProduct, 'wave_min_ang' | 'wave_max_ang' | 'product_type'>): string {
   const { wave_min_ang: lo, wave_max_ang: hi } = product;
-  return lo === null || hi === null ? NONE : `${escapeHtml(String(lo))}–${escapeHtml(String(hi))}&nbsp;Å`;
+  if (lo === null || hi === null) return product.product_type === 'map' ? NONE : NOT_RECORDED;
+  return `${escapeHtml(String(lo))}–${escapeHtml(String(hi))}&nbsp;Å`;
+}
+
+/** The unit of the product's values: "no unit" for the spellings of none, "not recorded" for null. */
+function fluxUnit(unit: string | null): string {
+  if (unit === null) return NOT_RECORDED;
+  return isPlaceholder(unit) ? '<span class="muted">no unit</span>' : `<code>${escapeHtml(unit)}</code>`;
 }
 
 /** The id of a product's row. */
@@ -36,10 +48,10 @@ function productRow(product: DataProduct): string {
     `<td>${product.arm === null ? '<span class="muted">combined</span>' : escapeHtml(product.arm)}</td>` +
     `<td class="num">${wavelengthRange(product)}</td>` +
     `<td class="num">${numberOr(product.resolving_power)}</td>` +
-    `<td class="num">${numberOr(product.wave_step_ang, '&nbsp;Å')}</td>` +
-    `<td class="num">${numberOr(product.spatial_sampling_arcsec, '″')}</td>` +
-    `<td class="num">${product.dimensions ? escapeHtml(product.dimensions.join('\u00d7')) : NONE}</td>` +
-    `<td>${isPlaceholder(product.flux_unit) ? '<span class="muted">no unit</span>' : `<code>${escapeHtml(product.flux_unit ?? '')}</code>`}</td></tr>` +
+    `<td class="num">${numberOr(product.wave_step_ang, '&nbsp;Å', product.product_type !== 'map')}</td>` +
+    `<td class="num">${numberOr(product.spatial_sampling_arcsec, '″', product.product_type !== 'spectrum')}</td>` +
+    `<td class="num">${product.dimensions ? escapeHtml(product.dimensions.join('\u00d7')) : NOT_RECORDED}</td>` +
+    `<td>${fluxUnit(product.flux_unit)}</td></tr>` +
     `<tr class="detail" data-product="${escapeHtml(product.name)}"><td colspan="${HEADINGS.length}">` +
     `<div>${descriptionHtml(product.description)}</div><div class="extensions-of"><span class="muted">Extensions:</span> ${extensions}</div></td></tr>`
   );

@@ -116,7 +116,7 @@ table.products{min-width:60rem}
 tr.main th[scope=row] .name{font-weight:700}
 code.name{font-size:.95em}
 .pretty{font-size:.85rem;color:var(--muted);white-space:normal}
-.permalink{margin-left:.35rem;color:var(--muted);text-decoration:none;font-weight:400;opacity:.35}
+.permalink{margin-left:.35rem;color:var(--muted);text-decoration:underline dotted;font-weight:400;opacity:.35}
 tr:hover .permalink,article:hover .permalink,.permalink:focus-visible{opacity:1}
 @media (hover:none){.permalink{opacity:1}}
 tr:target{background:var(--target);scroll-margin-top:3rem}

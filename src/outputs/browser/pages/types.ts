@@ -1,6 +1,9 @@
 // The API objects the browser's pages are made from, as docs/api.md describes them: only the fields
 // the pages read. Objects taken from the API's JSON have these and more.
 
+import type { ColumnTypeFields } from '../../../kinds/catalogues.ts';
+import type { BEYOND_API } from '../../api/objects.ts';
+
 export interface Contact {
   email: string;
   name: string;
@@ -26,6 +29,8 @@ export interface Node {
 export interface CatalogueColumn extends Node {
   ucd: string;
   unit: string | null;
+  /** Its VOTable type and principal flag, on the objects a build renders from (not on the API's JSON). */
+  [BEYOND_API]?: ColumnTypeFields;
 }
 
 export interface CatalogueTable extends Node {

@@ -140,8 +140,8 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
   const checked = await checkArchive(options, cache);
   if (!checked.archive) return checked;
   const previous = await readPreviousOutput(options.outDir);
-  const { plans, checksums } = await planAll({ ...checked, archive: checked.archive }, options, cache, previous);
   const inputs: BuildInputs = { fingerprint: pipelineFingerprint(), baseUrl: options.baseUrl, files: checked.inputs };
+  const { plans, checksums } = await planAll({ ...checked, archive: checked.archive }, options, cache, previous, inputs.fingerprint);
   const decision = decide(plans, previous, inputs, inputName);
   if (options.dryRun) return { ...checked, plans, decision };
   const written = await writeOutput(decision, options.outDir, {
@@ -165,6 +165,7 @@ async function planAll(
   options: BuildOptions,
   cache: Cache,
   previous: PreviousOutput | undefined,
+  fingerprint: string,
 ): Promise<{ plans: Plan[]; checksums: Map<string, string> }> {
   const { archive, fragments } = checked;
   const changes = checked.changes ? { changes: checked.changes } : {};
@@ -185,7 +186,8 @@ async function planAll(
     fragments,
     baseUrl: options.baseUrl,
     ...changes,
-    recall: cache.recall,
+    // A text is recalled only where this code made it: a planner's key names what it is made from.
+    recall: (name: string, key: string, make: () => string) => cache.recall(name, `${fingerprint}:${key}`, make),
     kept: (file: string) => previousMembers(previous, file),
     checksums: takeChecksums,
   };

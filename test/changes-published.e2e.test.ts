@@ -288,6 +288,34 @@ describe('the same bytes', () => {
   });
 });
 
+// A rebuild recalls the changelog's files from the build cache while what they are made from holds.
+test("a rebuild's changelog follows an edited record, a survey's new name and the base URL, as a build from nothing", async () => {
+  const dir = path.dirname(await built());
+  const files = async (out: string) => new Map([...(await snapshotTree(path.join(dir, out)))].filter(([file]) => !file.startsWith('.')));
+  const edit = async (file: string, from: string, to: string) => {
+    const text = await readFile(path.join(dir, file), 'utf8');
+    expect(text).toContain(from);
+    await writeFile(path.join(dir, file), text.replace(from, to));
+  };
+  const steps: [edit: () => Promise<void>, base: string][] = [
+    [() => edit('changes/2020-07-01-hsc.yaml', 'summary: HSC imaging', 'summary: HSC imaging, edited'), BASE],
+    [() => edit('metadata/beta/survey.yaml', 'pretty_name: Beta', 'pretty_name: Beta Renamed'), BASE],
+    [() => Promise.resolve(), 'https://elsewhere.test'],
+  ];
+  for (const [change, base] of steps) {
+    await change();
+    for (const args of [
+      ['--out', 'dist'],
+      ['--reference', '--out', 'reference'],
+    ]) {
+      const result = await cli(['build', '--base-url', base, ...args], dir);
+      expect(result.code, result.stderr).toBe(0);
+    }
+    expectSameFiles(await files('dist'), await files('reference'));
+  }
+  expect(await readFile(path.join(dir, 'dist/changes.atom'), 'utf8')).toContain('https://elsewhere.test/browse/changes.html');
+});
+
 test('the offline zip holds the changelog pages and the dated pages, as built', async () => {
   const into = await tempdir();
   unpackZip(path.join(dist, 'download/browser.zip'), into);

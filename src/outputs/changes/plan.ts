@@ -1,14 +1,16 @@
 // The changelog's files: the Atom feed and the records as JSON (always, empty when the archive keeps
 // no records), and with records the changelog's pages: the archive's, and each survey's and
-// release's that a record touches.
+// release's that a record touches. Made from the records, the base URL, the names of the surveys
+// and releases and the footer's links alone, so a build recalls them while none of those changed.
 
+import { createHash } from 'node:crypto';
 import type { PublishedRecord } from '../../changes/published.ts';
 import { releasePlace, timelines } from '../../changes/timeline.ts';
 import type { Archive } from '../../pipeline/assemble.ts';
 import { planOf } from '../../site/plan.ts';
 import type { Plan } from '../../site/plan.ts';
 import { isInstant, parseInstant } from '../../vocabularies/instant.ts';
-import type { ReferenceInput } from '../output.ts';
+import type { PlanInput, ReferenceInput } from '../output.ts';
 import { FEED_FILE, JSON_FILE } from './documents.ts';
 import { feedText } from './feed.ts';
 import { recordsJson } from './json.ts';
@@ -17,17 +19,46 @@ import type { Changelog } from './pages.ts';
 import { ARCHIVE_FOLDER, changelogFile, folderOf, placesOf } from './places.ts';
 import type { Places } from './places.ts';
 
-export function planChanges(input: ReferenceInput): Plan[] {
+/** The name the changelog's files are recalled by (PlanInput.recall). */
+const RECALLED = 'changes';
+
+export function planChanges(input: ReferenceInput & Pick<PlanInput, 'recall'>): Plan[] {
+  const { changes, recall } = input;
+  // A thousand records take a second to render; an edit of a description changes none of their files.
+  if (!recall || !changes || changes.records.length === 0) return changesFiles(input).map(([file, text]) => planOf(file, [text]));
+  const made = () => JSON.stringify(changesFiles(input));
+  const files = JSON.parse(recall(RECALLED, madeFrom(input, changes.key), made)) as [string, string][];
+  return files.map(([file, text]) => planOf(file, [text]));
+}
+
+/**
+ * A key of all that the files are made from but the code: the records, the base URL, each survey's and
+ * release's id, names and order, and the links of the footer.
+ */
+function madeFrom(input: ReferenceInput, records: string): string {
+  const surveys = input.archive.surveys.map((survey) => [
+    survey.data.id,
+    survey.data.name,
+    survey.data.pretty_name,
+    survey.releases.map((release) => [release.data.name, release.data.pretty_name]),
+  ]);
+  const links = input.pageNotes?.links ?? [];
+  return createHash('sha256')
+    .update(JSON.stringify([records, input.baseUrl, surveys, links]))
+    .digest('hex');
+}
+
+/** The changelog's files, rendered: path and text. */
+function changesFiles(input: ReferenceInput): [string, string][] {
   const records = input.changes?.records ?? [];
   const places = placesOf(input.archive, records);
-  const plans = [
-    planOf(FEED_FILE, [feedText(records, input.baseUrl, places, records.length > 0 ? '' : latestOf(input))]),
-    planOf(JSON_FILE, [recordsJson(records, input.baseUrl)]),
+  const files: [string, string][] = [
+    [FEED_FILE, feedText(records, input.baseUrl, places, records.length > 0 ? '' : latestOf(input))],
+    [JSON_FILE, recordsJson(records, input.baseUrl)],
   ];
   const links = input.pageNotes?.links ?? [];
-  for (const log of changelogs(input.archive, records, places))
-    plans.push(planOf(changelogFile(log.folder), [changelogPage(log, places, links)]));
-  return plans;
+  for (const log of changelogs(input.archive, records, places)) files.push([changelogFile(log.folder), changelogPage(log, places, links)]);
+  return files;
 }
 
 /** The archive's changelog, and each survey's and release's that a record touches; none without records. */

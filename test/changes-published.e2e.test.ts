@@ -298,6 +298,8 @@ test("a rebuild's changelog follows an edited record, a survey's new name and th
     await writeFile(path.join(dir, file), text.replace(from, to));
   };
   const steps: [edit: () => Promise<void>, base: string][] = [
+    // The records' files recalled as they were.
+    [() => edit('metadata/alpha/dr1/catalogues/SpecCat.yaml', 'description: Redshifts.', 'description: Redshifts, edited.'), BASE],
     [() => edit('changes/2020-07-01-hsc.yaml', 'summary: HSC imaging', 'summary: HSC imaging, edited'), BASE],
     [() => edit('metadata/beta/survey.yaml', 'pretty_name: Beta', 'pretty_name: Beta Renamed'), BASE],
     [() => Promise.resolve(), 'https://elsewhere.test'],

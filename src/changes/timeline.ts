@@ -37,8 +37,7 @@ export function timelines(records: readonly PublishedRecord[]): Timelines {
   const touching = new Map<string, PublishedRecord[]>();
   for (const record of records) {
     const where = placesOf(record);
-    for (const place of [...[...where.surveys].map(String), ...where.releases])
-      touching.set(place, [...(touching.get(place) ?? []), record]);
+    for (const place of [...[...where.surveys].map(String), ...where.releases]) listIn(touching, place).push(record);
     for (const entry of record.changes) {
       const key = keyOf(entry);
       const timeline = items.get(key) ?? {};
@@ -46,11 +45,18 @@ export function timelines(records: readonly PublishedRecord[]): Timelines {
       items.set(key, timeline);
       if (entry.change === 'removed') {
         const parent = entry.path.slice(0, Math.max(0, entry.path.lastIndexOf('/')));
-        removedFrom.set(parent, [...(removedFrom.get(parent) ?? []), { record, entry }]);
+        listIn(removedFrom, parent).push({ record, entry });
       }
     }
   }
   return { items, removedFrom, touching };
+}
+
+/** The list at `key`, made empty if there is none: a list copied per record costs a thousand records' square. */
+function listIn<T>(map: Map<string, T[]>, key: string): T[] {
+  let list = map.get(key);
+  if (!list) map.set(key, (list = []));
+  return list;
 }
 
 /** The later of two mentions, in the records' order (oldest first: by date, then by name). */

@@ -31,7 +31,7 @@ function keyOfNode(node: Pick<PageNode, 'kind' | 'id' | 'release'> & { survey: n
 
 /** A row's history worth telling: anything but having come with the page's node and never changed. */
 function rowTimeline(row: PageRow, survey: number, own: ItemTimeline | undefined, known: Timelines): ItemTimeline | undefined {
-  const timeline = known.items.get(keyOfNode({ ...row, survey }));
+  const timeline = known.items.get(keyOfNode({ kind: row.kind, id: row.id, release: row.release, survey }));
   if (!timeline) return undefined;
   const cameWith = timeline.added !== undefined && timeline.added.record === own?.added?.record;
   return cameWith && !timeline.changed && !timeline.removed ? undefined : timeline;

@@ -58,6 +58,7 @@ interface BuildFlags extends PipelineOptions {
   explain?: string[];
   precompress?: boolean;
   quiet?: boolean;
+  changes?: string;
 }
 
 // ---- Formatting results ------------------------------------------------------------------------------
@@ -294,7 +295,8 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
         '--precompress',
         "also write a .gz and a .br copy beside each file a host compresses, for nginx's gzip_static and brotli_static (not for Netlify, which compresses at its edge)",
       )
-      .option('--quiet', 'when the metadata is invalid, list its errors only (warnings are counted)'),
+      .option('--quiet', 'when the metadata is invalid, list its errors only (warnings are counted)')
+      .option('--changes <dir>', `${CHANGES_HELP}, published as the changelog, its feed and JSON`),
   ).action(async (opts: BuildFlags) => {
     const started = Date.now();
     const baseUrl = resolveBaseUrl(opts.baseUrl, io.env);
@@ -303,6 +305,7 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
       outDir: resolve(opts.out),
       baseUrl,
       displayRoot: io.cwd,
+      changesDir: changesDir(opts),
       ...(opts.dryRun ? { dryRun: true } : {}),
       ...(opts.precompress ? { precompress: true } : {}),
       ...pipeline(opts),

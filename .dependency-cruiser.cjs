@@ -14,6 +14,10 @@
 //   vocabularies/ UCDs, VOUnit, instants                           → foundation
 //   site/        what every layer shares: routes, plans, fragments  → foundation
 //   foundation:  the files at src/'s top (errors, diagnostics, project, processes, locks)
+//
+// Apart from the layers, outputs/browser/client/ is the schema browser's script, bundled for the
+// visitor's browser: it imports only its own modules and the pure ones in CLIENT_SHARED, and the
+// build's code reads its bundle (outputs/browser/script.ts), never its modules.
 
 /** A layer and the layers it may import besides itself. */
 const LAYERS = {
@@ -34,6 +38,9 @@ const LAYERS = {
 /** The files at src/'s top that are the foundation, not the orchestrator. */
 const FOUNDATION = '^src/(errors|diagnostics|project|processes|locks)\\.ts$';
 const ORCHESTRATOR = '^src/(build|cli|digest-worker)\\.ts$';
+const CLIENT = '^src/outputs/browser/client/';
+/** Modules outside the client it may import: pure code with no Node.js in it (none yet). */
+const CLIENT_SHARED = [];
 const pathOf = (layer) => (layer === 'foundation' ? FOUNDATION : `^src/${layer}/`);
 const ALL = Object.keys(LAYERS);
 
@@ -63,6 +70,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/' },
       to: { circular: true },
+    },
+    {
+      name: 'client-imports-node',
+      comment: "the browser's script imports only its own modules and pure shared ones (CLIENT_SHARED): it runs in a browser",
+      severity: 'error',
+      from: { path: CLIENT },
+      to: { path: '^src/', pathNot: [CLIENT, ...CLIENT_SHARED] },
+    },
+    {
+      name: 'client-imported',
+      comment: "the build reads the browser's script as its bundle (outputs/browser/script.ts), never its modules",
+      severity: 'error',
+      from: { path: '^src/', pathNot: CLIENT },
+      to: { path: CLIENT },
     },
     {
       name: 'outside-src',

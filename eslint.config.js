@@ -102,11 +102,18 @@ export default tseslint.config(
   tseslint.configs.stylisticTypeChecked,
   {
     languageOptions: {
-      // One project holds every TypeScript file: the sources, the benchmark, the tests and the edge function.
-      parserOptions: { project: './tsconfig.test.json', tsconfigRootDir: import.meta.dirname },
+      // One project holds the sources, the benchmark, the tests and the edge function; the tests that
+      // drive a browser and the browser's own script each have one with the DOM's types (the first
+      // project that holds a file is the one it is read with).
+      parserOptions: {
+        project: ['./tsconfig.test.json', './tsconfig.browser-tests.json', './src/outputs/browser/client/tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
       globals: globals.node,
     },
   },
+  // The browser's script runs in the visitor's browser: its globals are a browser's, not Node's.
+  { files: ['src/outputs/browser/client/**'], languageOptions: { globals: globals.browser } },
   {
     rules: {
       // Numbers and booleans read naturally in messages.

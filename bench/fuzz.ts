@@ -33,7 +33,11 @@ export interface FuzzDiagnostic {
 }
 
 export interface Parsed {
-  file?: { data: unknown };
+  file?: {
+    data: unknown;
+    locate: (pointer: readonly (string | number)[], where?: 'key' | 'value') => { line: number; col: number };
+    source: (pointer: readonly (string | number)[]) => string | undefined;
+  };
   diagnostics: readonly FuzzDiagnostic[];
 }
 
@@ -639,8 +643,8 @@ function stringScalar(text: string, rng: Rng, style: FileStyle, flow: boolean, i
 function numberScalar(n: number, rng: Rng, style: FileStyle): string {
   const forms = [String(n)];
   if (style.numbers === 'mixed') {
-    if (Number.isSafeInteger(n) && n >= 0) forms.push(`+${n}`, `0x${n.toString(16)}`, `0o${n.toString(8)}`, `${n}.0`);
-    if (Number.isInteger(n) && n < 0 && n > -1e15) forms.push(`${n}.0`);
+    // Never 5.0 for 5: where a whole number is expected (an id), that is refused as written.
+    if (Number.isSafeInteger(n) && n >= 0) forms.push(`+${n}`, `0x${n.toString(16)}`, `0o${n.toString(8)}`);
     if (!Number.isInteger(n)) forms.push(n.toExponential(), n.toExponential().toUpperCase());
   }
   return rng.pick(forms);
@@ -1542,6 +1546,51 @@ export function parsersAgreeOn(subject: Subject, text: string): void {
     if (a !== b && json(nullKeysAsYamlNames(fast.file.data)) !== b) {
       throw new Error(`the parsers read different data: parseFileFast ${excerpt(a)}, parseFile ${excerpt(b)}`);
     }
+    positionsAgree(fast.file, slow.file);
+  }
+}
+
+function valueAt(data: unknown, pointer: readonly (string | number)[]): unknown {
+  let node = data;
+  for (const segment of pointer) node = (node as Record<string | number, unknown> | null | undefined)?.[segment];
+  return node;
+}
+
+/** Every path into the data, and one past it (a missing key, where a curator would add it). */
+function pathsOf(value: unknown, pointer: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+  out.push(pointer);
+  if (Array.isArray(value)) value.forEach((item, i) => pathsOf(item, [...pointer, i], out));
+  else if (value !== null && typeof value === 'object')
+    for (const key of Object.keys(value)) pathsOf((value as Record<string, unknown>)[key], [...pointer, key], out);
+  else out.push([...pointer, 'missing']);
+  return out;
+}
+
+/**
+ * The fast path says where a value and its key are (from js-yaml's events) as the position-keeping
+ * parser says it, and gives the same text for a scalar: a problem is reported at one place whichever
+ * parser read the file.
+ */
+function positionsAgree(fast: NonNullable<Parsed['file']>, slow: NonNullable<Parsed['file']>): void {
+  for (const pointer of pathsOf(slow.data).slice(0, 2000)) {
+    for (const where of ['value', 'key'] as const) {
+      const a = fast.locate(pointer, where);
+      const b = slow.locate(pointer, where);
+      if (a.line !== b.line || a.col !== b.col) {
+        throw new Error(
+          `the parsers place ${where} ${JSON.stringify(pointer)} apart: parseFileFast at ${a.line}:${a.col}, parseFile at ${b.line}:${b.col}`,
+        );
+      }
+    }
+    // The text as written is asked for numbers, booleans and nulls (how a number was written): a
+    // string's is never asked for, and the parsers end a block of blank lines at the end apart.
+    if (typeof valueAt(slow.data, pointer) === 'string') continue;
+    const a = fast.source(pointer);
+    const b = slow.source(pointer);
+    if (a !== b)
+      throw new Error(
+        `the parsers give the text of ${JSON.stringify(pointer)} apart: parseFileFast ${JSON.stringify(a)}, parseFile ${JSON.stringify(b)}`,
+      );
   }
 }
 
@@ -1723,7 +1772,194 @@ export function outputProperty(subject: Subject, stats?: { runs: number; built: 
 
 // ---- Running ----------------------------------------------------------------------------------------
 
-export const PROPERTIES = ['parsers', 'verdicts', 'output'] as const;
+// ---- Hostile texts and names ----------------------------------------------------------------------
+
+/** A metadata file to put hostile parts into: a group, valid as written. */
+const HOSTILE_BASE = `id: 9901
+name: Hostile
+created: 2020-01-01T00:00:00Z
+updated: 2020-01-01T00:00:00Z
+tables:
+  - id: 99001
+    name: T
+    columns:
+      - id: 990001
+        name: C
+        description: plain
+`;
+
+/** One family of what a hostile pull request puts in a file, and how much of it. */
+export type Hostile =
+  | { family: 'aliases'; anchor: number; aliases: number; flow: boolean }
+  | { family: 'keys'; keys: number; flow: boolean; duplicates: boolean }
+  | { family: 'nesting'; style: 'flow-list' | 'flow-mapping' | 'block-mapping' | 'block-list'; depth: number }
+  | { family: 'problems'; columns: number }
+  | { family: 'markup'; depth: number; closed: boolean };
+
+/** Sizes up to `scale` times the base ones: the short run keeps them small, the long one can ask for more. */
+export function hostileArb(scale = 1): fc.Arbitrary<{ hostile: Hostile; breakAt?: number }> {
+  const n = (max: number) => fc.integer({ min: 0, max: Math.max(1, Math.round(max * scale)) });
+  const hostile: fc.Arbitrary<Hostile> = fc.oneof(
+    fc.record({ family: fc.constant('aliases' as const), anchor: fc.integer({ min: 1, max: 12 }), aliases: n(3_000), flow: fc.boolean() }),
+    fc.record({ family: fc.constant('keys' as const), keys: n(20_000), flow: fc.boolean(), duplicates: fc.boolean() }),
+    fc.record({
+      family: fc.constant('nesting' as const),
+      style: fc.constantFrom('flow-list' as const, 'flow-mapping' as const, 'block-mapping' as const, 'block-list' as const),
+      depth: n(5_000),
+    }),
+    fc.record({ family: fc.constant('problems' as const), columns: n(3_000) }),
+    fc.record({ family: fc.constant('markup' as const), depth: n(5_000), closed: fc.boolean() }),
+  );
+  // Sometimes a syntax error or a character js-yaml refuses, on a line before the hostile part or inside it.
+  return fc.record({ hostile, breakAt: fc.option(fc.nat(), { nil: undefined }) }, { requiredKeys: ['hostile'] });
+}
+
+/** The text of a hostile case. */
+export function hostileText({ hostile, breakAt }: { hostile: Hostile; breakAt?: number }): string {
+  let part: string;
+  switch (hostile.family) {
+    case 'aliases': {
+      const anchor = `{${Array.from({ length: hostile.anchor }, (_, i) => `k${i}: ${i}`).join(', ')}}`;
+      const uses = Array.from({ length: hostile.aliases }, () => '*a');
+      part = `x: &a ${anchor}\ny: ${hostile.flow ? `[${uses.join(', ')}]` : `\n${uses.map((u) => `  - ${u}`).join('\n')}`}\n`;
+      break;
+    }
+    case 'keys': {
+      const key = (i: number) => (hostile.duplicates ? 'dup' : `k${i}`);
+      const keys = Array.from({ length: hostile.keys }, (_, i) => `${key(i)}: 1`);
+      part = hostile.flow ? `x: {${keys.join(', ')}}\n` : `x:\n${keys.map((k) => `  ${k}`).join('\n')}\n`;
+      break;
+    }
+    case 'nesting': {
+      const d = hostile.depth;
+      part = {
+        'flow-list': () => `x: ${'['.repeat(d)}${']'.repeat(d)}\n`,
+        'flow-mapping': () => `x: ${'{a: '.repeat(d)}b${'}'.repeat(d)}\n`,
+        'block-mapping': () =>
+          `x:\n${Array.from({ length: Math.min(d, 3_000) }, (_, i) => `${' '.repeat(i + 1)}k${i}:`).join('\n')} leaf\n`,
+        'block-list': () => `x: ${'- '.repeat(d)}leaf\n`,
+      }[hostile.style]();
+      break;
+    }
+    case 'problems':
+      part = `z: [${Array.from({ length: hostile.columns }, (_, i) => `{id: x${i}, name: '${i}'}`).join(', ')}]\n`;
+      break;
+    case 'markup':
+      part = `pretty_name: "${'<div>'.repeat(hostile.depth)}x${hostile.closed ? '</div>'.repeat(hostile.depth) : ''}"\n`;
+      break;
+  }
+  const lines = `${HOSTILE_BASE}${part}`.split('\n');
+  if (breakAt !== undefined) {
+    const at = breakAt % lines.length;
+    // A closing bracket where no collection is open, or a bell in a double-quoted string.
+    lines.splice(at, 0, breakAt % 2 === 0 ? 'broken: ]' : 'bell: "a\u0007b"');
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Whatever a hostile text holds, both parsers end without throwing, agree on whether the file is
+ * read, locate each problem (or name the whole file), list at most a hundred problems of a kind
+ * and one more that counts the rest, and refuse what the limits refuse: nesting past 64, aliases
+ * expanding past 100 nodes, keys given twice.
+ */
+export function hostileAgreesOn(subject: Subject, text: string, hostile: Hostile, broken: boolean): void {
+  parsersAgreeOn(subject, text);
+  for (const parse of [subject.parseFileFast, subject.parseFile]) {
+    const { diagnostics } = parse('metadata/hostile.yaml', text);
+    const kinds = new Map<string, number>();
+    for (const d of diagnostics) kinds.set(d.rule, (kinds.get(d.rule) ?? 0) + 1);
+    for (const [rule, count] of kinds) if (count > 101) throw new Error(`${count} diagnostics of ${rule} listed, where at most 101 are`);
+    const rules = diagnostics.map((d) => d.rule);
+    // A syntax error put before the hostile part may be all that is said: the rest is never read.
+    const refused = (rule: string) => rules.includes(rule) || (broken && rules.some((r) => r.startsWith('yaml/')));
+    if (hostile.family === 'nesting' && hostile.depth > 70 && !refused('yaml/too-deep')) {
+      throw new Error(`nesting ${hostile.depth} deep was not refused: ${JSON.stringify(diagnostics.slice(0, 3))}`);
+    }
+    if (hostile.family === 'aliases' && hostile.aliases * (hostile.anchor * 2 + 1) > 100 && !refused('yaml/aliases')) {
+      throw new Error(`${hostile.aliases} aliases were not refused: ${JSON.stringify(diagnostics.slice(0, 3))}`);
+    }
+    if (hostile.family === 'keys' && hostile.duplicates && hostile.keys > 1 && !refused('yaml/duplicate-key')) {
+      throw new Error(`${hostile.keys} keys given twice were not refused: ${JSON.stringify(diagnostics.slice(0, 3))}`);
+    }
+  }
+}
+
+export function hostileProperty(subject: Subject, scale = 1): fc.IPropertyWithHooks<[{ hostile: Hostile; breakAt?: number }]> {
+  return fc.property(hostileArb(scale), (c) => hostileAgreesOn(subject, hostileText(c), c.hostile, c.breakAt !== undefined));
+}
+
+/** A file or folder name as bytes: any but `/` and NUL, up to the 255 a name may have; often not UTF-8, or with a line break or a workflow command. */
+export const nameBytesArb: fc.Arbitrary<readonly number[]> = fc.oneof(
+  fc.array(
+    fc.integer({ min: 1, max: 255 }).filter((b) => b !== 0x2f),
+    { minLength: 1, maxLength: 40 },
+  ),
+  fc.constantFrom(
+    [...Buffer.from('x\n::error file=README.md,line=1::forged.yaml')],
+    [...Buffer.from('##[error]forged.yaml')],
+    [...Buffer.from('notes'), 0xff],
+    [...Buffer.from('\u001b[31mred\u0007.yaml')],
+    [...Buffer.from(`${'G'.repeat(250)}.yaml`)],
+  ),
+);
+
+/** Folders of the fixture's layout a hostile name goes in. */
+const NAME_FOLDERS = ['', 'zeta', 'zeta/dr1', 'zeta/dr1/catalogues'];
+
+/**
+ * Whatever the names of the files under the metadata folder, `check` and `fmt --check` end with
+ * exit 0 or 1, report every name that is not UTF-8 at its path, and print nothing a terminal or a
+ * CI log would act on: no control character, no line that starts a workflow command, no `##[`.
+ */
+export async function namesAgreeOn(subject: Subject, names: readonly { folder: number; name: readonly number[] }[]): Promise<void> {
+  await inProject(async (dir) => {
+    const metadata = path.join(dir, 'metadata');
+    await mkdir(path.join(metadata, 'zeta/dr1/catalogues'), { recursive: true });
+    await writeFile(path.join(metadata, 'zeta/survey.yaml'), 'id: 990\nname: zeta\n');
+    const undecodable = new Set<string>();
+    for (const { folder, name } of names) {
+      const bytes = Buffer.from(name);
+      const where = NAME_FOLDERS[folder % NAME_FOLDERS.length] ?? '';
+      const target = Buffer.concat([Buffer.from(path.join(metadata, where) + path.sep), bytes]);
+      await writeFile(target, HOSTILE_BASE).catch(() => undefined);
+      try {
+        new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      } catch {
+        undecodable.add(`${where}/${[...bytes].map((b) => b.toString(16)).join('')}`);
+      }
+    }
+    for (const argv of [['check'], ['check', '--format', 'github'], ['fmt', '--check']]) {
+      const result = await command(subject, dir, argv);
+      const said = `${result.stdout}${result.stderr}`;
+      // eslint-disable-next-line no-control-regex
+      const control = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/.exec(said);
+      if (control)
+        throw new Error(
+          `archive-schema ${argv.join(' ')} printed a control character (U+${control[0].charCodeAt(0).toString(16)}): ${excerpt(said)}`,
+        );
+      for (const line of said.split('\n')) {
+        const github = argv.includes('github') && /^::(error|warning) /.test(line);
+        if (!github && line.trimStart().startsWith('::'))
+          throw new Error(`archive-schema ${argv.join(' ')} printed a workflow command: ${line}`);
+        if (line.includes('##[')) throw new Error(`archive-schema ${argv.join(' ')} printed ##[: ${line}`);
+      }
+      if (argv[0] === 'check' && undecodable.size > 0) {
+        if (result.code !== 1) throw new Error(`names that are not UTF-8 passed archive-schema ${argv.join(' ')}: ${excerpt(said)}`);
+        if (argv.length === 1 && !said.includes('has a name that is not UTF-8'))
+          throw new Error(`names that are not UTF-8 were not reported: ${excerpt(said)}`);
+      }
+    }
+  });
+}
+
+export function namesProperty(subject: Subject): fc.IAsyncPropertyWithHooks<[{ folder: number; name: readonly number[] }[]]> {
+  return fc.asyncProperty(fc.array(fc.record({ folder: fc.nat(), name: nameBytesArb }), { minLength: 1, maxLength: 6 }), (names) =>
+    namesAgreeOn(subject, names),
+  );
+}
+
+export const PROPERTIES = ['parsers', 'verdicts', 'output', 'hostile', 'names'] as const;
 export type PropertyName = (typeof PROPERTIES)[number];
 
 /** The texts of the fixture archive's files, as seeds for edits. */

@@ -1,5 +1,6 @@
 // Compiles src/ into lib/ (with the schemas' validators ahead of time, src/pipeline/validate.ts, and
-// the command bundled into one module, lib/cli.bundle.js, which starts faster) and the benchmark's
+// the command bundled into one module, lib/cli.bundle.js, which starts faster), the schema
+// browser's script (src/outputs/browser/client/) into lib/client/site.js, and the benchmark's
 // bench/ into bench/lib/, each only when something it is made from has changed
 // since its last compile. The npm scripts run it before every command: tsc takes about 1.5 s even
 // when there is nothing to do, far longer than a warm build. With --force (`npm run compile`, and
@@ -14,13 +15,25 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/** The schema browser's script, a project of its own inside src/. */
+const CLIENT = 'src/outputs/browser/client';
+
 /**
  * Each compiled folder and what it is made from. Its stamp file is touched after each successful
  * compile, and its time is the compile's; its text never changes, because the build cache's
  * fingerprint reads every file in lib/.
  */
 const PROJECTS = [
-  { tsconfig: 'tsconfig.json', out: 'lib', inputs: ['src', 'schemas'], after: async () => (await writeValidators(), await bundle()) },
+  {
+    tsconfig: 'tsconfig.json',
+    out: 'lib',
+    inputs: ['src', 'schemas'],
+    apart: [CLIENT],
+    after: async () => (await writeValidators(), await bundle()),
+  },
+  // The schema browser's script runs in the visitor's browser: its tsconfig gives it the DOM's types
+  // and no Node.js ones, and emits nothing; rolldown bundles it once tsc has found no error.
+  { tsconfig: `${CLIENT}/tsconfig.json`, out: 'lib/client', inputs: [CLIENT], after: () => bundleClient() },
   // The benchmark is compiled apart from lib/, so that changing it leaves curators' build caches valid.
   { tsconfig: 'bench/tsconfig.json', out: 'bench/lib', inputs: ['bench'], after: () => undefined },
 ];
@@ -33,13 +46,13 @@ const mtime = (file) => {
   }
 };
 
-/** The first input newer than the last compile, if any. */
-function changedSince(time, { tsconfig, out, inputs }) {
+/** The first input newer than the last compile, if any (but those of a project `apart` inside its inputs). */
+function changedSince(time, { tsconfig, out, inputs, apart = [] }) {
   const files = ['tsconfig.json', 'package.json', tsconfig].map((f) => path.join(root, f));
-  const skip = path.join(root, out);
+  const skip = [out, ...apart].map((folder) => path.join(root, folder));
   // Folders too: a folder's time moves when a file in it is added, removed or renamed.
   const walk = (dir) => {
-    if (dir === skip) return;
+    if (skip.includes(dir)) return;
     files.push(dir);
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
@@ -78,12 +91,38 @@ async function bundle() {
   await build({
     input: { 'cli.bundle': path.join(lib, 'cli.js') },
     platform: 'node',
-    // A package is bundled when lib/ imports one in BUNDLED, or a bundled package imports it.
+    // A package is bundled when lib/ imports one in BUNDLED, or a bundled package imports it. So
+    // are the bundler's own helpers (a tagged template holding `</script` is rewritten to use one).
     external: (id, importer) =>
       id.startsWith('node:') ||
       builtinModules.includes(id) ||
-      (!id.startsWith('.') && !path.isAbsolute(id) && !importer?.includes(`${path.sep}node_modules${path.sep}`) && !BUNDLED.includes(id)),
+      (!id.startsWith('.') &&
+        !path.isAbsolute(id) &&
+        !importer?.includes(`${path.sep}node_modules${path.sep}`) &&
+        !BUNDLED.includes(id) &&
+        !id.startsWith('@oxc-project/runtime/')),
     output: { dir: lib, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name].chunk.js', sourcemap: true },
+    logLevel: 'warn',
+  });
+}
+
+/**
+ * The schema browser's script as one classic script, lib/client/site.js, which the planner copies
+ * into browse/site.js (src/outputs/browser/script.ts): the pages load it with a plain script element,
+ * which works from the offline download opened from disk, where a module script is refused. Made in
+ * a function of its own, so none of its names is a global. No source map, and module names relative
+ * to the project: the same sources give the same bytes on every machine.
+ */
+async function bundleClient() {
+  const { build } = await import('rolldown');
+  await build({
+    cwd: root,
+    input: path.join(root, CLIENT, 'main.ts'),
+    platform: 'browser',
+    tsconfig: path.join(root, CLIENT, 'tsconfig.json'),
+    // Strict, as the modules it is made of are: inside its function, as the file's first line is
+    // the planner's, and a directive below it would be none.
+    output: { file: path.join(root, 'lib/client/site.js'), format: 'iife', strict: false, intro: "'use strict';" },
     logLevel: 'warn',
   });
 }

@@ -2,7 +2,7 @@
 // in lib/ and bench/lib/, for as many runs as asked. The seed is printed first, so that a failure
 // can be replayed; a failure prints the shrunk counterexample and exits 1.
 //
-//   node scripts/compile.mjs && node scripts/fuzz.mjs [--runs N] [--seed S] [--property parsers|verdicts|output|all]
+//   node scripts/compile.mjs && node scripts/fuzz.mjs [--runs N] [--seed S] [--property parsers|verdicts|output|hostile|names|all]
 //                                                    [--path P] [--save DIR]
 //
 // --runs N       runs of each property (default 1000; the parsers' property takes ten times as many,
@@ -19,7 +19,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const USAGE = 'usage: node scripts/fuzz.mjs [--runs N] [--seed S] [--property parsers|verdicts|output|all] [--path P] [--save DIR]';
+const USAGE =
+  'usage: node scripts/fuzz.mjs [--runs N] [--seed S] [--property parsers|verdicts|output|hostile|names|all] [--path P] [--save DIR]';
 
 function parseArgs(argv) {
   const args = { runs: 1000, seed: undefined, property: 'all', path: undefined, save: undefined };
@@ -40,7 +41,8 @@ function parseArgs(argv) {
   }
   if (!Number.isInteger(args.runs) || args.runs < 1) throw new Error(`--runs must be a positive whole number; ${USAGE}`);
   if (args.seed !== undefined && !Number.isInteger(args.seed)) throw new Error(`--seed must be a whole number; ${USAGE}`);
-  if (!['parsers', 'verdicts', 'output', 'all'].includes(args.property)) throw new Error(`unknown property ${args.property}; ${USAGE}`);
+  if (!['parsers', 'verdicts', 'output', 'hostile', 'names', 'all'].includes(args.property))
+    throw new Error(`unknown property ${args.property}; ${USAGE}`);
   return args;
 }
 
@@ -95,6 +97,9 @@ const PROPERTIES = {
   parsers: { property: () => fuzz.parsersProperty(subject, samples), runs: args.runs * 10 },
   verdicts: { property: () => fuzz.verdictsProperty(subject), runs: args.runs },
   output: { property: () => fuzz.outputProperty(subject, stats), runs: args.runs },
+  // Ten times the sizes of the short run's hostile texts: nesting 50,000 deep, 200,000 keys.
+  hostile: { property: () => fuzz.hostileProperty(subject, 10), runs: args.runs },
+  names: { property: () => fuzz.namesProperty(subject), runs: args.runs },
 };
 
 /** Writes a counterexample where it can be looked at, or run: `archive-schema check --metadata DIR/metadata`. */

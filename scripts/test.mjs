@@ -1,5 +1,5 @@
 // `npm test`: the type check and every test, at once, once the checkout is reachable for the
-// permission tests (letNobodyReach). The type check (`npm run typecheck`'s two projects) runs at
+// permission tests (letNobodyReach). The type check (`npm run typecheck`'s four projects) runs at
 // the lowest priority, so it takes only what the tests leave idle: their start, and the moments
 // they wait on the processes, servers and browsers they drive. Run first, it added 7 s to a
 // two-minute suite; run like this, it ends well before the tests do. Its verdict follows the
@@ -17,7 +17,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const TSC = require.resolve('typescript/bin/tsc');
 const VITEST = path.join(path.dirname(require.resolve('vitest/package.json')), require('vitest/package.json').bin.vitest);
-const PROJECTS = ['tsconfig.test.json', 'netlify/tsconfig.json'];
+// The Node.js code; the tests that drive a browser; the browser's script; the edge function.
+const PROJECTS = ['tsconfig.test.json', 'tsconfig.browser-tests.json', 'src/outputs/browser/client/tsconfig.json', 'netlify/tsconfig.json'];
 
 /** A process's exit status once it has ended, with what it printed when `output` is collected. */
 function ended(child, output) {

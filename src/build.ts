@@ -32,7 +32,7 @@ import type { Digest } from './pipeline/digest.ts';
 import { archiveAt, changedLines, comparePublishedIds } from './pipeline/history.ts';
 import type { Revision } from './pipeline/history.ts';
 import { decodeMetadata } from './pipeline/encoding.ts';
-import { parseFile } from './pipeline/parse.ts';
+import { parseFile, parseFileFast } from './pipeline/parse.ts';
 import type { MetadataFile } from './pipeline/parse.ts';
 import { digestAll } from './pipeline/pool.ts';
 import type { Request } from './pipeline/pool.ts';
@@ -258,7 +258,8 @@ async function checkArchive(options: CheckOptions, cache: Cache, render = true):
   const rulesKey = createHash('sha256').update(fingerprint);
   for (const d of digests) {
     const shown = display(d.relative);
-    diagnostics.push(...d.diagnostics.map((x) => ({ ...x, file: shown })));
+    // One by one: a file can hold more problems than a call takes arguments.
+    for (const x of d.diagnostics) diagnostics.push({ ...x, file: shown });
     if (d.data === undefined) continue;
     const file = fileOf(d, () => textOf(bytesOf.get(d.relative)?.() ?? new Uint8Array(), shown), shown);
     parsed.push(file);
@@ -303,7 +304,7 @@ async function acrossFiles(
     diagnostics = diagnostics.filter((d) => d.severity === 'error' || isNew(d));
     // Every parsed file counts as present, valid or not: a broken file has its own errors and
     // its ids have not gone anywhere.
-    diagnostics.push(...comparePublishedIds(base.archive, assemble(parsed, present).archive));
+    for (const d of comparePublishedIds(base.archive, assemble(parsed, present).archive)) diagnostics.push(d);
   }
   if (options.changesDir !== undefined) {
     const { checkChanges } = await import('./changes/check.ts');
@@ -337,7 +338,7 @@ async function checkReference(options: CheckOptions): Promise<CheckResult> {
     }
     present.add(relative);
     const parsed = parseFile(display(relative), text);
-    diagnostics.push(...parsed.diagnostics);
+    for (const d of parsed.diagnostics) diagnostics.push(d);
     if (parsed.file) files.push({ ...parsed.file, relative, kind: placed.kind, placement: placed.placement });
   }
   const validated = validateFiles(files, compileValidators());
@@ -362,7 +363,8 @@ function fileOf(d: Digest, textOf: () => string, display: string): MetadataFile 
   let text: string | undefined;
   const positions = () => {
     if (!parsed) {
-      const file = parseFile(display, (text ??= textOf())).file;
+      // Positions as the file's digest found them: from js-yaml's events, without the slow parser.
+      const file = parseFileFast(display, (text ??= textOf())).file;
       if (!file) throw new Error(`${display}: cannot locate a position in a file that does not parse`);
       parsed = { ...file, relative: d.relative, kind: d.kind, placement: d.placement };
     }

@@ -8,7 +8,7 @@ import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 
 import { build, check } from './build.ts';
 import type { BuildResult, CheckResult, Progress } from './build.ts';
 import type { Decision, Step } from './destination/decide.ts';
-import { countBySeverity, formatGithub, formatJson, formatReport, printable, strictly } from './diagnostics.ts';
+import { countBySeverity, formatGithub, formatJson, formatReport, printable, shown, strictly } from './diagnostics.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import { ArchiveSchemaError, EXIT, remedyFor } from './errors.ts';
 import { resolveBaseUrl } from './hosting/base-url.ts';
@@ -62,6 +62,14 @@ interface BuildFlags extends PipelineOptions {
 
 // ---- Formatting results ------------------------------------------------------------------------------
 
+/**
+ * A line of output with each value in it (a file name, a name, a folder given as an option) shown
+ * by the one escaping every report uses: no value can break the line, or start one of its own.
+ */
+function say(strings: TemplateStringsArray, ...values: (string | number)[]): string {
+  return strings.reduce((out, part, i) => out + part + (i < values.length ? shown(String(values[i])) : ''), '');
+}
+
 function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
 }
@@ -101,14 +109,14 @@ function stepLine(step: Step, width: number): string {
 
 /** What a build would do, a line per file it would write, link or remove (not those it keeps), then the totals. */
 function formatDryRun(decision: Decision, out: string): string {
-  const shown = decision.steps.filter((step) => step.action !== 'keep').sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const width = Math.max(0, ...shown.map((step) => step.path.length));
+  const listed = decision.steps.filter((step) => step.action !== 'keep').sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const width = Math.max(0, ...listed.map((step) => step.path.length));
   const count = (action: Step['action']) => decision.steps.filter((step) => step.action === action).length;
   const bytes = decision.steps.reduce((n, step) => n + (step.action === 'write' ? step.plan.size : 0), 0);
   const summary =
     `A build would write ${plural(count('write'), 'file')} (${sizeText(bytes)}), link ${count('link')} to files of the same bytes, ` +
     `keep ${count('keep')} unchanged and remove ${count('remove')} in ${out}. Nothing was written.`;
-  return `${shown.map((step) => stepLine(step, width)).join('')}${summary}\n`;
+  return `${listed.map((step) => stepLine(step, width)).join('')}${summary}\n`;
 }
 
 /** Each asked-for path's step (a folder's: every file in it), or that the build has no such file. */
@@ -136,7 +144,7 @@ function formatBuilt(result: BuildResult, out: string, baseUrl: string, seconds:
   // share the catalogues text), hard-linked instead of written.
   const reused = stats && stats.linked > 0 ? `, ${stats.linked} reused` : '';
   const cached = result.cache.hits > 0 ? ` (${result.cache.hits} read from the cache)` : '';
-  return `Built ${files} files (${stats?.written ?? 0} written${reused}, ${sizeText(stats?.bytes ?? 0)}) from ${result.files.length} metadata files${cached} into ${out} for ${baseUrl} in ${seconds} s.${note}\n`;
+  return `Built ${files} files (${stats?.written ?? 0} written${reused}, ${sizeText(stats?.bytes ?? 0)}) from ${result.files.length} metadata files${cached}${say` into ${out} for ${baseUrl}`} in ${seconds} s.${note}\n`;
 }
 
 // ---- The program ---------------------------------------------------------------------------------------
@@ -175,7 +183,12 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
   const program = new Command('archive-schema')
     .description("Publishes an archive's schema metadata (YAML) as a static, read-only JSON API.")
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .configureOutput({
+      writeOut: io.stdout,
+      writeErr: io.stderr,
+      // Commander's errors quote the arguments given, which can hold a line break.
+      outputError: (text, write) => write(`${shown(text.replace(/\n$/, ''))}\n`),
+    })
     .version(VERSION, '-V, --version', 'print the version')
     // Program options only before the command: `new group ... --version v02` is the group's version.
     .enablePositionalOptions()
@@ -191,7 +204,7 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
   const finished = (result: CheckResult, command: string) => {
     progress?.end();
     if (result.recovered)
-      io.stderr(`The build cache was damaged (${result.recovered}), so it was cleared and this ${command} ran without it.\n`);
+      io.stderr(say`The build cache was damaged (${result.recovered}), so it was cleared and this ${command} ran without it.\n`);
   };
   const pipeline = (opts: PipelineOptions) => ({
     ...(opts.cache === false || opts.reference ? {} : { cacheDir: resolve(opts.cacheDir ?? DEFAULT_CACHE_DIR) }),
@@ -199,7 +212,7 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
     ...(opts.reference ? { reference: true } : {}),
     ...(progress ? { onProgress: progress.update } : {}),
     onWait: (message: string) => {
-      io.stderr(`archive-schema: ${message}\n`);
+      io.stderr(say`archive-schema: ${message}\n`);
     },
   });
   /** The metadata's problems, for a command that stops at its errors. */
@@ -302,14 +315,14 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
     if (!result.plans) {
       const outcome = opts.dryRun
         ? 'A build would stop here; nothing was written.'
-        : `Nothing was written; ${opts.out} was left as it was.`;
+        : say`Nothing was written; ${opts.out} was left as it was.`;
       reportProblems(result.diagnostics, outcome, opts.quiet);
       return;
     }
     if (opts.explain && result.decision) io.stdout(printable(formatExplained(result.decision, opts.explain, opts.out)));
     if (opts.dryRun && result.decision) io.stdout(printable(formatDryRun(result.decision, opts.out)));
     else if (!opts.dryRun) io.stdout(formatBuilt(result, opts.out, baseUrl, ((Date.now() - started) / 1000).toFixed(1)));
-    for (const notice of result.notices ?? []) io.stderr(`archive-schema: ${notice}\n`);
+    for (const notice of result.notices ?? []) io.stderr(say`archive-schema: ${notice}\n`);
     setExit(EXIT.ok);
   });
 
@@ -330,7 +343,7 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
         ...(opts.config ? { config: resolve(opts.config) } : {}),
       });
       io.stdout(
-        `Serving ${opts.dir} at ${server.url} (try ${server.url}${requestTarget('list', { data_type: DATA_TYPES[0] })}). Press Ctrl-C to stop.\n`,
+        say`Serving ${opts.dir} at ${server.url} (try ${server.url}${requestTarget('list', { data_type: DATA_TYPES[0] })}). Press Ctrl-C to stop.\n`,
       );
       io.onServe?.(server);
       await new Promise<void>((done) => server.server.once('close', () => done()));
@@ -363,7 +376,7 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
       } else {
         if (result.refused.length > 0) io.stderr(formatReport(result.refused, 'These files were left as they were.'));
         const verb = opts.check ? 'would be reformatted' : 'reformatted';
-        for (const file of result.changed) io.stdout(`${file} ${verb}\n`);
+        for (const file of result.changed) io.stdout(say`${file} ${verb}\n`);
         io.stdout(`${plural(result.changed.length, 'file')} ${verb}, ${result.unchanged} already canonical.\n`);
       }
       setExit(problems.length > 0 ? EXIT.invalid : EXIT.ok);
@@ -396,13 +409,13 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
         now: opts.now ?? nowInstant(),
         fields,
       });
-      io.stdout(`Created ${result.file}${result.id !== undefined ? ` with id ${result.id}` : ''}.\n`);
+      io.stdout(say`Created ${result.file}${result.id !== undefined ? ` with id ${result.id}` : ''}.\n`);
       if (result.todo.length > 0) io.stdout(formatReport(result.todo, 'Fill these in, then run `npm run check`.'));
       setExit(EXIT.ok);
     });
 
   const printImport = (report: { file: string; lines: string[]; notes?: Diagnostic[] }) => {
-    for (const line of report.lines) io.stdout(`${report.file}: ${line}\n`);
+    for (const line of report.lines) io.stdout(say`${report.file}: ${line}\n`);
     if (report.notes && report.notes.length > 0) io.stdout(formatReport(report.notes, 'See to these in the file.'));
     io.stdout('Run `npm run stamp` to set created and updated, then `npm run check`.\n');
     setExit(EXIT.ok);
@@ -501,14 +514,14 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
       const { nowInstant, stamp } = await import('./curation/stamp.ts');
       const now = opts.now ?? nowInstant();
       const { stamped, seen } = await stamp({ metadataDir: resolve(opts.metadata), displayRoot: io.cwd, base: opts.base, now });
-      for (const change of [...stamped, ...seen]) io.stdout(`${change.file}: ${change.what}\n`);
+      for (const change of [...stamped, ...seen]) io.stdout(say`${change.file}: ${change.what}\n`);
       const files = new Set(stamped.map((c) => c.file)).size;
-      let outcome = `Stamped ${plural(stamped.length, 'node')} in ${plural(files, 'file')} with ${now}.`;
+      let outcome = say`Stamped ${plural(stamped.length, 'node')} in ${plural(files, 'file')} with ${now}.`;
       if (stamped.length === 0) {
         outcome =
           seen.length > 0
-            ? `Nothing to stamp: the new nodes above have their timestamps already, and no other node changed since ${opts.base}.`
-            : `Nothing to stamp: no node changed since ${opts.base}, or all are stamped already.`;
+            ? say`Nothing to stamp: the new nodes above have their timestamps already, and no other node changed since ${opts.base}.`
+            : say`Nothing to stamp: no node changed since ${opts.base}, or all are stamped already.`;
       }
       io.stdout(`${outcome}\n`);
       setExit(EXIT.ok);
@@ -666,12 +679,12 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
         { shown: opts.file, ...(await netlifyToml(mode, resolve(opts.file))) },
         ...(mode === 'print' ? [] : [{ shown: path.relative(io.cwd, NGINX_SCRIPT), ...(await hostScript(mode, NGINX_SCRIPT)) }]),
       ];
-      for (const { shown, outcome, text } of results) {
+      for (const { shown: file, outcome, text } of results) {
         const said = {
           printed: text,
-          written: `Wrote ${shown}.\n`,
-          matches: `${shown} matches the route table.\n`,
-          differs: `${shown} differs from the route table in src/site/routes.ts; run \`npm run routes\` and commit the result.\n`,
+          written: say`Wrote ${file}.\n`,
+          matches: say`${file} matches the route table.\n`,
+          differs: say`${file} differs from the route table in src/site/routes.ts; run \`npm run routes\` and commit the result.\n`,
         }[outcome];
         if (outcome === 'differs') io.stderr(said);
         else io.stdout(said);
@@ -732,12 +745,12 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     // --help and --version end here too, with exit code 0.
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.trouble;
     if (error instanceof ArchiveSchemaError) {
-      io.stderr(printable(`archive-schema: ${error.message}\n`));
+      io.stderr(`archive-schema: ${shown(error.message)}\n`);
       return error.exitCode;
     }
     const trouble = environmentTrouble(error);
     if (trouble) {
-      io.stderr(printable(`archive-schema: ${trouble}\n`));
+      io.stderr(`archive-schema: ${shown(trouble)}\n`);
       return EXIT.trouble;
     }
     // A bug, not a user's mistake: the stack trace helps whoever fixes it.

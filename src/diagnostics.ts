@@ -16,6 +16,46 @@ export interface Diagnostic {
   message: string;
 }
 
+/**
+ * The most problems of one kind listed for one file. Past a hundred, more of the same tell a reader
+ * nothing new, and a hostile file can hold a million (a duplicate key on every line): describing,
+ * sorting and printing each took minutes and gigabytes. The rest are counted, and one more
+ * diagnostic, at the first of them, says how many were left out.
+ */
+export const LISTED_PER_KIND = 100;
+
+/** Admits at most LISTED_PER_KIND items of each kind, and counts the rest, keeping the first left out. */
+export class Quota<T> {
+  private readonly admitted = new Map<string, number>();
+  private readonly left = new Map<string, { first: T; count: number }>();
+
+  admit(kind: string, item: T): boolean {
+    const n = this.admitted.get(kind) ?? 0;
+    if (n < LISTED_PER_KIND) {
+      this.admitted.set(kind, n + 1);
+      return true;
+    }
+    const left = this.left.get(kind);
+    if (left) left.count++;
+    else this.left.set(kind, { first: item, count: 1 });
+    return false;
+  }
+
+  /** Each kind that went over its quota: the first item left out, and how many were. */
+  leftOut(): { first: T; count: number }[] {
+    return [...this.left.values()];
+  }
+}
+
+/** The diagnostic that stands for those left out, at the first of them. */
+export function leftOut(first: Diagnostic, count: number): Diagnostic {
+  const more = count === 1 ? 'one more problem' : `${count.toLocaleString('en')} more problems`;
+  return {
+    ...first,
+    message: `${more} of this kind [${first.rule}] from here on in this file, not listed one by one (the first ${LISTED_PER_KIND} are); fix those and check again`,
+  };
+}
+
 export function countBySeverity(diagnostics: readonly Diagnostic[]): { errors: number; warnings: number } {
   let errors = 0;
   let warnings = 0;
@@ -55,14 +95,25 @@ const UNPRINTABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066
 
 const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 
-/** Text for a terminal: line breaks and tabs kept, every other control character shown as an escape (\u001B). */
+/**
+ * Text for a terminal or a CI log: line breaks and tabs kept, every other control character shown
+ * as an escape (\u001B). GitHub's runner also takes `##[command]` anywhere in a line of a step's
+ * output for a workflow command (its older syntax): its bracket is shown as an escape too.
+ */
 export function printable(text: string): string {
-  return text.replace(UNPRINTABLE, escaped);
+  return text.replace(UNPRINTABLE, escaped).replaceAll('##[', '##\\u005B');
 }
 
-/** Text for one line of a report: line breaks shown as escapes too (a file name can hold one). */
-function oneLine(text: string): string {
-  return printable(text).replace(/[\n\t]/g, escaped);
+/**
+ * A value (a file name, a name, a message) as a part of one line of what a command prints: line
+ * breaks and tabs shown as escapes too, so that no value can start a line of its own; and a value
+ * at the start of a line cannot begin a GitHub workflow command (`::error …::`, which the runner
+ * reads after leading spaces). Every command prints file names and values through this.
+ */
+export function shown(value: string): string {
+  return printable(value)
+    .replace(/[\n\t]/g, escaped)
+    .replace(/^(\s*)::/, (_, space: string) => `${space}\\u003A:`);
 }
 
 export interface ReportOptions {
@@ -79,22 +130,22 @@ export function formatReport(diagnostics: readonly Diagnostic[], outcome: string
   const sorted = sortDiagnostics(diagnostics);
   const errors = sorted.filter((d) => d.severity === 'error');
   const warnings = sorted.filter((d) => d.severity === 'warning');
-  const shown = options.quiet ? errors : [...errors, ...warnings];
+  const listed = options.quiet ? errors : [...errors, ...warnings];
   const lines: string[] = [];
   let current: string | undefined;
-  for (const [i, d] of shown.entries()) {
+  for (const [i, d] of listed.entries()) {
     // A new group at each new file, and where the warnings start.
-    if (d.file !== current || d.severity !== shown[i - 1]?.severity) {
+    if (d.file !== current || d.severity !== listed[i - 1]?.severity) {
       if (current !== undefined) lines.push('');
-      lines.push(oneLine(d.file));
+      lines.push(shown(d.file));
       current = d.file;
     }
     const where = d.line > 0 ? `${d.file}:${d.line}:${d.col}` : d.file;
-    lines.push(`  ${oneLine(where)}  ${d.severity}  ${oneLine(d.message)}  [${d.rule}]`);
+    lines.push(`  ${shown(where)}  ${d.severity}  ${shown(d.message)}  [${d.rule}]`);
   }
   const files = new Set(sorted.map((d) => d.file)).size;
   if (lines.length > 0) lines.push('');
-  if (shown.length === 0) lines.push(outcome);
+  if (listed.length === 0) lines.push(outcome);
   else if (options.quiet && warnings.length > 0)
     lines.push(
       `${plural(errors.length, 'error')} in ${plural(new Set(errors.map((d) => d.file)).size, 'file')}, and ${plural(warnings.length, 'warning')} not shown. ${outcome}`,

@@ -46,6 +46,7 @@ const REMEDIES: Record<string, string> = {
   ENFILE: 'too many files are open on this machine; try again later',
   ENOMEM: 'the machine is out of memory; close other programs and try again',
   EIO: 'the disk reported an I/O error; check the disk',
+  ENAMETOOLONG: 'a name in the path is longer than the file system allows (255 bytes on most); choose a shorter name',
 };
 
 export function remedyFor(code: string | undefined): string | undefined {

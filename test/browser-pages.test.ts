@@ -37,6 +37,7 @@ import type {
 } from '../src/outputs/browser/pages/index.ts';
 import { bandChart, skyMap } from '../src/outputs/browser/pictures/index.ts';
 import { sanitiseHtml, sanitiseWithParser } from '../src/outputs/browser/sanitise.ts';
+import { raw } from '../src/outputs/html.ts';
 import { ucdVocabulary } from '../src/vocabularies/ucd.ts';
 
 // ---- Fixtures ------------------------------------------------------------------------------------------------------
@@ -678,7 +679,7 @@ describe('other pages', () => {
   });
 
   test('the shell escapes what it is given', () => {
-    const html = shell({ path: ['a'], title: 'T <i>', body: '<p>b</p>', crumbs: [{ label: 'H&', path: [] }, { label: 'x"' }] });
+    const html = shell({ path: ['a'], title: 'T <i>', body: raw('<p>b</p>'), crumbs: [{ label: 'H&', path: [] }, { label: 'x"' }] });
     const root = parsePage(html);
     expect(all(root, (e) => e.tag === 'h1')[0]?.text).toBe('T <i>');
     expect(all(root, (e) => e.tag === 'title')[0]?.text).toBe('T <i> – Archive schema');

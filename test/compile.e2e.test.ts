@@ -9,6 +9,9 @@ import { pathToFileURL } from 'node:url';
 import { expect, test } from 'vitest';
 import { PROJECT, tempdir } from './helpers.ts';
 
+/** The browser's script's folder. */
+const CLIENT = 'src/outputs/browser/client';
+
 /**
  * A copy of the project's sources, sharing its node_modules, with nothing compiled yet. Of src/, it
  * holds what the compile runs afterwards (the schemas' validators, src/pipeline/validate.ts) and
@@ -27,16 +30,15 @@ async function project(): Promise<string> {
     path.join(dir, 'src/cli.ts'),
     "import { PRECOMPILED } from './pipeline/validate.ts';\nexport const VALIDATORS: string = PRECOMPILED.href;\n",
   );
-  // Without the DOM's types, which none of these sources use: each compile below takes a second less.
-  const tsconfig = path.join(dir, 'tsconfig.json');
-  const config = JSON.parse(await readFile(tsconfig, 'utf8')) as { compilerOptions: { lib: string[] } };
-  config.compilerOptions.lib = config.compilerOptions.lib.filter((lib) => !lib.startsWith('DOM'));
-  await writeFile(tsconfig, JSON.stringify(config));
-  // The benchmark's one file needs no Node.js types either.
+  // The benchmark's one file needs neither Node.js's types nor the DOM's: each compile below takes a second less.
   const bench = path.join(dir, 'bench/tsconfig.json');
-  const benchConfig = JSON.parse(await readFile(bench, 'utf8')) as { compilerOptions: Record<string, unknown> };
+  const benchConfig = JSON.parse(await readFile(bench, 'utf8')) as { compilerOptions: { lib: string[]; types: string[] } };
   benchConfig.compilerOptions.types = [];
+  benchConfig.compilerOptions.lib = benchConfig.compilerOptions.lib.filter((lib) => !lib.startsWith('DOM'));
   await writeFile(bench, JSON.stringify(benchConfig));
+  // The browser's script, a project of its own inside src/: here, one line.
+  await cp(path.join(PROJECT, CLIENT, 'tsconfig.json'), path.join(dir, CLIENT, 'tsconfig.json'));
+  await writeFile(path.join(dir, CLIENT, 'main.ts'), "document.title = 'probe';\n");
   await symlink(path.join(PROJECT, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
 }
@@ -71,10 +73,14 @@ test('compiles when lib/ is missing or a source changed, and leaves lib/ alone o
   const dir = await copy();
   const stamp = path.join(dir, 'lib/.compiled');
   const benchStamp = path.join(dir, 'bench/lib/.compiled');
-  expect(compile(dir, '--check')).toMatchObject({ status: 1, stdout: 'lib/ was never compiled\nbench/lib/ was never compiled\n' });
+  expect(compile(dir, '--check')).toMatchObject({
+    status: 1,
+    stdout: 'lib/ was never compiled\nlib/client/ was never compiled\nbench/lib/ was never compiled\n',
+  });
   expect(compile(dir).status).toBe(0);
   expect(await readFile(path.join(dir, 'lib/pipeline/validate.js'), 'utf8')).toContain('export function writePrecompiledValidators');
   expect((await stat(path.join(dir, 'lib/pipeline/validators.cjs'))).size).toBeGreaterThan(0);
+  expect(await readFile(path.join(dir, 'lib/client/site.js'), 'utf8')).toContain('document.title = "probe"');
   // The bundle, one folder below the project as lib/'s modules are, finds their files where they are.
   const bundled = spawnSync(
     process.execPath,
@@ -104,6 +110,15 @@ test('compiles when lib/ is missing or a source changed, and leaves lib/ alone o
   expect(compile(dir, '--check')).toMatchObject({ status: 1, stdout: 'lib/ is older than src/site/routes.ts\n' });
   await writeFile(edited, original);
   await utimes(edited, atime, time);
+  expect(compile(dir, '--check')).toMatchObject({ status: 0, stdout: '' });
+
+  // An edit to the browser's script, inside src/, leaves lib/'s own compile up to date.
+  const script = path.join(dir, CLIENT, 'main.ts');
+  const scriptTimes = await stat(script);
+  await writeFile(script, "document.title = 'edited';\n");
+  expect(compile(dir, '--check')).toMatchObject({ status: 1, stdout: `lib/client/ is older than ${CLIENT}/main.ts\n` });
+  await writeFile(script, "document.title = 'probe';\n");
+  await utimes(script, scriptTimes.atime, scriptTimes.mtime);
   expect(compile(dir, '--check')).toMatchObject({ status: 0, stdout: '' });
 
   // An edited file, a new one, and a renamed one (whose own time stays old) are each seen, and

@@ -520,3 +520,113 @@ id: 21
     expect((await cli(['fmt', '--check'], dir)).code).toBe(0);
   });
 });
+
+describe('what the commands print cannot forge a line of a CI log', () => {
+  // A pull request names a file so that its name, printed raw, starts a GitHub workflow command of
+  // its own; the runner also reads `##[command]` anywhere in a line.
+  const FORGED = 'x\n::error file=README.md,line=1::forged';
+  const FORGED_GROUP = `metadata/alpha/dr2/catalogues/${FORGED}.yaml`;
+
+  /** No line that GitHub's runner would read as a workflow command: `::` after leading spaces, or `##[` anywhere. */
+  function expectNoCommand(output: string): void {
+    for (const line of output.split('\n')) {
+      expect(line.trimStart().startsWith('::'), line).toBe(false);
+      expect(line.includes('##['), line).toBe(false);
+    }
+  }
+
+  test.each([[['fmt']], [['fmt', '--check']]])('%j prints a line feed in a file name escaped, as check does', async (argv) => {
+    const dir = await project();
+    await writeFile(abs(dir, FORGED_GROUP), MESSY.replace('name: InputCat', 'name: x'));
+    const result = await cli(argv, dir);
+    expectNoCommand(result.stdout + result.stderr);
+    expect(result.stdout).toContain('metadata/alpha/dr2/catalogues/x\\u000A::error file=README.md,line=1::forged.yaml ');
+  });
+
+  test('fmt --check --format github: one annotation per file, the name inside it', async () => {
+    const dir = await project();
+    await writeFile(abs(dir, FORGED_GROUP), MESSY.replace('name: InputCat', 'name: x'));
+    const result = await cli(['fmt', '--check', '--format', 'github'], dir);
+    const lines = result.stdout.split('\n').filter(Boolean);
+    expect(lines.every((line) => line.startsWith('::error title=fmt/not-canonical,file=metadata/'))).toBe(true);
+    expect(result.stdout).toContain('file=metadata/alpha/dr2/catalogues/x%0A%3A%3Aerror file=README.md%2Cline=1%3A%3Aforged.yaml::');
+  });
+
+  test('stamp prints a line feed in a new file’s name escaped', async () => {
+    const { dir } = await gitdir();
+    await writeFile(abs(dir, FORGED_GROUP), MESSY.replace('name: InputCat', 'name: x').replace('id: 21', 'id: 29'));
+    const result = await cli(['stamp', '--now', NOW], dir);
+    expectNoCommand(result.stdout + result.stderr);
+    expect(result.stdout).toContain('metadata/alpha/dr2/catalogues/x\\u000A::error file=README.md,line=1::forged.yaml: ');
+  });
+
+  test('new prints a line feed in the path it was given escaped', async () => {
+    const dir = await project();
+    const result = await cli(['new', 'group', `alpha/dr2/${FORGED}`], dir);
+    expectNoCommand(result.stdout + result.stderr);
+    expect(result.stdout + result.stderr).toContain('x\\u000A::error');
+  });
+
+  test('import prints a line feed in a column name of its source escaped', async () => {
+    const dir = await project();
+    await writeFile(abs(dir, 'cols.csv'), `"${FORGED}",MAG_G\n1,2\n`);
+    const result = await cli(IMPORT, dir);
+    expectNoCommand(result.stdout + result.stderr);
+  });
+
+  test('an error naming a folder given on the command line prints it escaped', async () => {
+    const dir = await project();
+    const result = await cli(['check', '--metadata', FORGED], dir);
+    expect(result.code).toBe(2);
+    expectNoCommand(result.stdout + result.stderr);
+    expect(result.stderr).toContain('x\\u000A::error');
+  });
+
+  test('##[ in a value or a file name is shown with its bracket escaped, in every format of check', async () => {
+    const dir = await project();
+    await writeFile(abs(dir, 'metadata/alpha/dr2/catalogues/##[error]forged.yaml'), MESSY.replace('id: 21', "'##[error]forged': 1"));
+    for (const format of ['text', 'github', 'json']) {
+      const result = await cli(['check', '--format', format], dir);
+      expect(result.code).toBe(1);
+      expect(result.stdout.includes('##['), format).toBe(false);
+      expect(result.stdout, format).toContain('##\\u005B');
+    }
+  });
+});
+
+describe('names as long as the file system takes', () => {
+  // A group's file name of 250 characters is one check accepts; the temporary file beside it,
+  // named after it, was longer than any name may be.
+  const LONG = 'G'.repeat(250);
+  const LONG_GROUP = `metadata/alpha/dr2/catalogues/${LONG}.yaml`;
+  const longGroup = MESSY.replace('name: InputCat', `name: ${LONG}`)
+    .replace('id: 21\n', 'id: 77\n')
+    .replace('id: 201\n', 'id: 7701\n')
+    .replace('id: 2010,', 'id: 77010,');
+
+  test.each([
+    ['fmt', ['fmt']],
+    ['import columns', ['import', 'columns', 'cols.csv', '--into', LONG_GROUP, '--table', 'Imported']],
+  ])('%s rewrites a group whose file name is 250 characters long, never ENAMETOOLONG', async (_name, argv) => {
+    const dir = await project();
+    await writeFile(abs(dir, LONG_GROUP), longGroup);
+    const result = await cli(argv, dir);
+    expectNoCrash(result.stdout + result.stderr);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(await readFile(abs(dir, LONG_GROUP), 'utf8')).not.toBe(longGroup);
+    expect(await tempFiles(dir)).toEqual([]);
+  });
+
+  test('new survey with a name of 300 characters is I/O trouble naming it, in one sentence, and writes nothing', async () => {
+    const dir = await project();
+    const before = await metadataOf(dir);
+    const result = await cli(['new', 'survey', 's'.repeat(300)], dir);
+    expectNoCrash(result.stdout + result.stderr);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^archive-schema: ENAMETOOLONG: name too long, \w+ '.*s{300}.*'; a name in the path is longer than the file system allows \(255 bytes on most\); choose a shorter name\n$/,
+    );
+    expectSameFiles(await metadataOf(dir), before);
+  });
+});

@@ -4,7 +4,15 @@
 // --property, --seed and --path.
 
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { outputProperty, parsersProperty, readSamples, runProperty, verdictsProperty } from '../bench/fuzz.ts';
+import {
+  hostileProperty,
+  namesProperty,
+  outputProperty,
+  parsersProperty,
+  readSamples,
+  runProperty,
+  verdictsProperty,
+} from '../bench/fuzz.ts';
 import type { RunOptions, Subject } from '../bench/fuzz.ts';
 import { MARKER } from '../src/destination/output.ts';
 import { parseFile, parseFileFast } from '../src/pipeline/parse.ts';
@@ -32,7 +40,7 @@ afterAll(() => {
  * asked for, from a new seed each time). Every run is made, however long a loaded machine takes:
  * the same cases each time. A failure is reported as found, not shrunk; its replay line shrinks it.
  */
-const RUNS = { parsers: 500, verdicts: 15, output: 20 };
+const RUNS = { parsers: 500, verdicts: 15, output: 20, hostile: 20, names: 10 };
 
 const options = (property: keyof typeof RUNS): RunOptions => ({
   numRuns: RUNS[property],
@@ -54,4 +62,12 @@ test('output: a successful build gives the reference bytes, cached and after an 
   await runProperty('output', outputProperty(subject, stats), options('output'));
   // The generator's valid trees must mostly be valid, or this property tests nothing.
   if (!replayPath) expect(stats.built, `${stats.built} of ${stats.runs} generated archives built`).toBeGreaterThan(stats.runs / 2);
+}, 120_000);
+
+test('hostile: aliases, keys, nesting, duplicate keys and problems by the thousand are read within the limits, located and listed a hundred of a kind', async () => {
+  await runProperty('hostile', hostileProperty(subject), options('hostile'));
+}, 120_000);
+
+test('names: whatever the file names, check and fmt report the undecodable ones and print nothing a terminal or CI log acts on', async () => {
+  await runProperty('names', namesProperty(subject), options('names'));
 }, 120_000);

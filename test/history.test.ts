@@ -132,4 +132,20 @@ describe('check --base', () => {
       'archive-schema: no-such-branch is not a revision of this repository; pass a branch, tag or commit with --base (in CI, fetch the base branch first)\n',
     );
   });
+  test('a file name that is not UTF-8 beside a group is named as itself, and no published id is called gone', async () => {
+    const { dir, git } = await gitdir();
+    // Read by a name decoded with replacement characters, such a file hid every group of its folder.
+    const bad = Buffer.concat([Buffer.from(path.join(dir, 'metadata/alpha/dr1/catalogues/x')), Buffer.from([0xff]), Buffer.from('.yaml')]);
+    await writeFile(bad, 'id: 1\n');
+    const result = await cli(['check', '--base', 'main'], dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('metadata/alpha/dr1/catalogues/x\\xFF.yaml  error  has a name that is not UTF-8');
+    expect(result.stdout).not.toContain('[ids/published]');
+    // Committed, it is in the base too: such a file was never read by a build, and the base still reads.
+    git('add', '.');
+    git('commit', '-q', '-m', 'a file with a name that is not UTF-8');
+    const again = await cli(['check', '--base', 'main'], dir);
+    expect(again.code, again.stderr).toBe(1);
+    expect(again.stdout).toContain('metadata/alpha/dr1/catalogues/x\\xFF.yaml  error  has a name that is not UTF-8');
+  });
 });

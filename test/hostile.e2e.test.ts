@@ -61,10 +61,10 @@ interface Run {
 }
 
 /** `archive-schema <args>` as a process with a heap limit and a kill timer, in `cwd`. */
-async function archiveSchema(args: string[], cwd: string, asNobody = false): Promise<Run> {
+async function archiveSchema(args: string[], cwd: string, asNobody = false, heapMb = HEAP_MB): Promise<Run> {
   const release = await slot();
   try {
-    const argv = [`--max-old-space-size=${HEAP_MB}`, BIN, ...args];
+    const argv = [`--max-old-space-size=${heapMb}`, BIN, ...args];
     const [file, full] = asNobody
       ? ['setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', process.execPath, ...argv]]
       : [process.execPath, argv];
@@ -127,7 +127,9 @@ type Content =
   /** The existing file's mode changed. */
   | { mode: number }
   /** The existing file rewritten. */
-  | { edit: (bytes: Buffer) => Buffer };
+  | { edit: (bytes: Buffer) => Buffer }
+  /** A file whose name, beside the path's, is these bytes (which need not be UTF-8), and may go through a folder. */
+  | { named: Buffer; text: string };
 
 async function put(target: string, content: Content): Promise<void> {
   await mkdir(path.dirname(target), { recursive: true });
@@ -141,7 +143,11 @@ async function put(target: string, content: Content): Promise<void> {
     await writeFile(target, '');
     await truncate(target, content.sparse);
   } else if ('mode' in content) await chmod(target, content.mode);
-  else await writeFile(target, content.edit(await readFile(target)));
+  else if ('named' in content) {
+    const file = Buffer.concat([Buffer.from(`${path.dirname(target)}/`), content.named]);
+    await mkdir(file.subarray(0, file.lastIndexOf('/')), { recursive: true });
+    await writeFile(file, content.text);
+  } else await writeFile(target, content.edit(await readFile(target)));
 }
 
 // ---- The hostile archive's own survey, release, group and facility --------------------------------
@@ -316,6 +322,8 @@ interface Row {
    * are built in this process, which costs a fifth of a process start.
    */
   bounded?: boolean;
+  /** The heap of a bounded case's processes, where a file of megabytes needs more than HEAP_MB. */
+  heapMb?: number;
 }
 
 const refused = (file: string | RegExp, located: boolean, message: RegExp, more: Partial<Expect> = {}): Expect => ({
@@ -325,6 +333,166 @@ const refused = (file: string | RegExp, located: boolean, message: RegExp, more:
   message,
   ...more,
 });
+
+// ---- Cases of a pull request that would hang or exhaust CI ----------------------------------------
+
+/** `n` lines made by `line`, each ending in a line break. */
+const many = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => `${line(i)}\n`).join('');
+
+/** The refusal of nesting past the limit, at its place. */
+const TOO_DEEP = /lists and mappings are nested more than 64 deep here.*\[yaml\/too-deep\]/;
+/** Past a hundred problems of a kind in a file, one line says how many more there are. */
+const MORE = (n: string, rule: string) =>
+  new RegExp(`${n} more problems of this kind \\[${rule}\\] from here on in this file, not listed one by one`);
+
+/**
+ * Each was a hang, an internal error or minutes of CI, and ends now in seconds with a located
+ * error. The inputs are generated here, a few megabytes at most: the benchmark over the corpus
+ * (bench/hostile.ts) runs them at the sizes a 32 MB file allows, and times them.
+ */
+const HOSTILE_ROWS: Row[] = [
+  {
+    name: '50,000 aliases of a 9-node anchor are refused at the first alias, never resolved one by one',
+    bounded: true,
+    files: group((t) => `${t}x: &a {a: 1, b: 2, c: 3, d: 4}\ny: [${Array.from({ length: 50_000 }, () => '*a').join(', ')}]\n`),
+    expect: refused(GROUP, true, /the aliases \(\*name\) here and below expand to more than 100 nodes.*\[yaml\/aliases\]/, {
+      line: 13,
+      col: 5,
+    }),
+    reference: true,
+  },
+  {
+    name: '200,000 aliases of a scalar are refused at the first alias',
+    bounded: true,
+    files: group((t) => `${t}x: &a 1\ny:\n${many(200_000, () => '  - *a')}`),
+    expect: refused(GROUP, true, /\[yaml\/aliases\]/, { line: 14, col: 5 }),
+    reference: true,
+  },
+  {
+    name: 'a chain of 2,000 merge keys (<<: *a) is refused at its first alias',
+    bounded: true,
+    files: group((t) => `${t}m0: &m0 {k: 1}\n${many(1_999, (i) => `m${i + 1}: &m${i + 1} {<<: *m${i}, k${i + 1}: 1}`)}`),
+    expect: refused(GROUP, true, /\[yaml\/aliases\]/, { line: 13, col: 14 }),
+    reference: true,
+  },
+  {
+    name: 'a flow mapping of 200,000 keys on one 2.5 MB line is read in one pass, its key located',
+    bounded: true,
+    heapMb: 768,
+    files: group((t) => `${t}x: {${Array.from({ length: 200_000 }, (_, i) => `k${i}: 1`).join(', ')}}\n`),
+    expect: refused(GROUP, true, /unknown key "x".*\[schema\/unknown-key\]/, { line: 12, col: 1 }),
+  },
+  {
+    name: '150,000 unknown keys in one mapping: a hundred listed, and how many more',
+    bounded: true,
+    heapMb: 768,
+    files: group((t) => `${t}${many(150_000, (i) => `k${i}: 1`)}`),
+    expect: refused(GROUP, true, /unknown key "k0".*\[schema\/unknown-key\]/, {
+      line: 12,
+      col: 1,
+      message: MORE('149,900', 'schema/unknown-key'),
+    }),
+  },
+  {
+    name: 'a table of 30,000 columns each with an error: a hundred listed, and how many more',
+    bounded: true,
+    heapMb: 768,
+    files: group((t) =>
+      t.replace(
+        '      - id: 990001\n        name: C\n        description: plain\n',
+        many(30_000, (i) => `      - id: x${i}\n        name: c${i}`),
+      ),
+    ),
+    expect: refused(GROUP, true, /column "c0" > id must be an integer, found the string "x0".*\[schema\/type\]/, {
+      line: 9,
+      col: 13,
+      message: MORE('29,900', 'schema/type'),
+    }),
+  },
+  {
+    name: '150,000 lines of dup: 1 (a million diagnostics’ worth): a hundred listed, and how many more, never a RangeError',
+    bounded: true,
+    heapMb: 768,
+    files: group((t) => `${t}${many(150_000, () => 'dup: 1')}`),
+    expect: refused(GROUP, true, /Map keys must be unique; fix the YAML syntax here  \[yaml\/duplicate-key\]/, {
+      line: 13,
+      col: 1,
+      message: MORE('149,899', 'yaml/duplicate-key'),
+    }),
+  },
+  {
+    name: '20,000 duplicate keys in a nested mapping, in a file the position-keeping parser reads',
+    bounded: true,
+    files: group((t) => `${t}x:\n${many(20_000, () => '  dup: 1')}`),
+    expect: refused(GROUP, true, /\[yaml\/duplicate-key\]/, { line: 14, col: 3, message: MORE('19,899', 'yaml/duplicate-key') }),
+    reference: true,
+  },
+  ...([1_000, 1_000_000] as const).flatMap((depth): Row[] => [
+    {
+      name: `flow sequences nested ${depth.toLocaleString('en')} deep are refused as nesting, at its place`,
+      bounded: true,
+      files: group((t) => t.replace('plain', '['.repeat(depth) + ']'.repeat(depth))),
+      expect: refused(GROUP, true, TOO_DEEP, { line: 11 }),
+      reference: true,
+    },
+    {
+      name: `flow mappings nested ${depth.toLocaleString('en')} deep are refused as nesting, at its place`,
+      bounded: true,
+      files: group((t) => t.replace('plain', '{a: '.repeat(depth) + 'b' + '}'.repeat(depth))),
+      expect: refused(GROUP, true, TOO_DEEP, { line: 11 }),
+      reference: true,
+    },
+  ]),
+  {
+    name: 'block mappings 2,000 deep are refused as nesting, at its place',
+    bounded: true,
+    files: group((t) => `${t}extra:\n${Array.from({ length: 2000 }, (_, i) => `${' '.repeat(i + 1)}k${i}:`).join('\n')} leaf\n`),
+    expect: refused(GROUP, true, TOO_DEEP),
+    reference: true,
+  },
+  {
+    name: 'a syntax error, then flow sequences nested 1,000,000 deep: the error is said, the nesting never read',
+    bounded: true,
+    files: group((t) => `${t}x: ]\ny: ${'['.repeat(1_000_000)}\n`),
+    expect: refused(GROUP, true, / error .*\[yaml\//, { line: 12 }),
+    reference: true,
+  },
+  {
+    name: 'a control character in a double-quoted string (which js-yaml refuses), then nesting 1,000,000 deep',
+    bounded: true,
+    files: group((t) => `${t.replace('plain', `"a${BEL}b"`)}y: ${'['.repeat(1_000_000)}\n`),
+    expect: refused(GROUP, true, / error .*\[yaml\/syntax\]/, { line: 11 }),
+    reference: true,
+  },
+  {
+    name: 'a tag in a file over 2 MB, which only the position-keeping parser judges, is refused at its place',
+    bounded: true,
+    heapMb: 768,
+    files: group((t) => `${t.replace('plain', '!!str plain')}${many(60_000, (i) => `# ${'padding '.repeat(4)}${i}`)}`),
+    expect: refused(GROUP, true, /a tag \(!!str\) here, in a file of 2\.\d MB.*\[yaml\/large-file\]/, { line: 11, col: 22 }),
+  },
+  {
+    name: 'a syntax error at the end of a file over 2 MB is said where it is, in the fast parser’s words',
+    bounded: true,
+    heapMb: 768,
+    files: group((t) => `${t}${many(60_000, (i) => `# ${'padding '.repeat(4)}${i}`)}x: ]\n`),
+    expect: refused(GROUP, true, /  error  .*; fix the YAML syntax here  \[yaml\/syntax\]/, { line: 60_012 }),
+  },
+  {
+    name: 'a unit of 3,000 nested parentheses is an error at the unit, never a stack trace',
+    bounded: true,
+    files: group((t) => t.replace('description: plain', `unit: "${'('.repeat(3000)}m${')'.repeat(3000)}"`)),
+    expect: refused(GROUP, true, /is 6,001 characters long, where a unit is a few.*\[units\/vounit\]/, { line: 11, col: 15 }),
+    reference: true,
+  },
+  {
+    name: 'a survey description of 200,000 unclosed <div> is refused at check, and the build stops in seconds',
+    bounded: true,
+    files: zeta({ [SURVEY]: SURVEY_TEXT.replace('description: plain', `description: "${'<div>'.repeat(200_000)}x"`) }),
+    expect: refused(SURVEY, true, /nests HTML elements more than 64 deep.*\[values\/markup-depth\]/, { line: 5, col: 14 }),
+    reference: true,
+  },
+];
 
 const ROWS: Row[] = [
   // -- Expansion and depth
@@ -364,6 +532,7 @@ const ROWS: Row[] = [
     files: group((t) => `${t}extra:\n${Array.from({ length: 2500 }, (_, i) => `${' '.repeat(i + 1)}k${i}:`).join('\n')} leaf\n`),
     expect: refused(GROUP, true, / error /),
   },
+  ...HOSTILE_ROWS,
   // -- Size
   {
     name: 'a file one byte over MAX_FILE_BYTES is refused unread, as a whole file',
@@ -672,6 +841,35 @@ const ROWS: Row[] = [
     expect: refused(GROUP, true, new RegExp(`is ${written}, beyond 9007199254740991.*\\[values/unsafe-integer\\]`), { line: 9, col: 13 }),
     reference: written.startsWith('9'),
   })),
+  ...(
+    [
+      [
+        '9007199254740993.0',
+        /is written as 9007199254740993\.0, where a whole number is expected; it would be published as 9007199254740992/,
+      ],
+      ['5.0', /is written as 5\.0, where a whole number is expected; write 5  \[values\/whole-number\]/],
+      ['5e0', /is written as 5e0, where a whole number is expected; write 5  \[values\/whole-number\]/],
+    ] as const
+  ).map(([written, message]): Row => ({
+    name: `an id written ${written} is refused, never published as another number`,
+    files: group((t) => t.replace('id: 990001', `id: ${written}`)),
+    expect: refused(GROUP, true, message, { line: 9, col: 13 }),
+    reference: true,
+  })),
+  {
+    name: 'two columns named a\\x01 and a\\x02 are refused, never published as one name a\\uFFFD twice in the VO tables',
+    files: group((t) => `${t}      - id: 990002\n        name: "a\\x01"\n      - id: 990003\n        name: "a\\x02"\n`),
+    expect: refused(
+      GROUP,
+      true,
+      /column "a\\u0001" > name holds a control character \(U\+0001\), which a name cannot hold.*\[values\/control-character\]/,
+      {
+        line: 13,
+        col: 15,
+      },
+    ),
+    reference: true,
+  },
   {
     name: 'a hexadecimal id (0x10) is the YAML 1.2 integer 16 (valid)',
     files: group((t) => t.replace('id: 9901', 'id: 0x10')),
@@ -834,6 +1032,34 @@ const ROWS: Row[] = [
     name: 'an odd but legal group file name (0_-.yaml) is built (valid)',
     files: zeta({ 'zeta/dr1/catalogues/0_-.yaml': GROUP_TEXT.replace('name: Hostile', "name: '0_-'") }),
     expect: { code: 0, published: { [SURVEY_JSON]: ['{"id":9901,"name":"0_-"'] } },
+  },
+  {
+    name: 'a file whose name is not UTF-8 is an error at its path, shown escaped, never an empty archive',
+    files: { notes: { named: Buffer.from([0x6e, 0x6f, 0x74, 0x65, 0x73, 0xff]), text: 'x' } },
+    expect: refused('notes\\xFF', false, /has a name that is not UTF-8.*\[layout\/not-a-file\]/),
+  },
+  {
+    name: 'a file whose name is not UTF-8 beside a group hides nothing of its folder: the group is still checked',
+    files: {
+      ...group((t) => t.replace('id: 990001', 'id: twelve')),
+      'zeta/dr1/catalogues/x': { named: Buffer.from([0x78, 0xc3, 0x28, 0x2e, 0x79, 0x61, 0x6d, 0x6c]), text: GROUP_TEXT },
+    },
+    expect: refused('zeta/dr1/catalogues/x\\xC3(.yaml', false, /has a name that is not UTF-8/, {
+      message: /Hostile\.yaml:9:13  error  .*must be an integer/,
+    }),
+  },
+  {
+    name: 'a folder whose name is not UTF-8 is an error at its path, never skipped with what it holds',
+    files: zeta({
+      'zeta/x': { named: Buffer.from([0x64, 0x72, 0x80, 0x2f, 0x72, 0x65, 0x6c, 0x2e, 0x79, 0x61, 0x6d, 0x6c]), text: RELEASE_TEXT },
+    }),
+    expect: refused('zeta/dr\\x80', false, /has a name that is not UTF-8.*\[layout\/not-a-file\]/),
+  },
+  {
+    name: 'a pipe whatever its name, in any folder, is reported without opening it',
+    bounded: true,
+    files: { 'alpha/dr1/notes': { fifo: true } },
+    expect: refused('alpha/dr1/notes', false, /is not a regular file.*\[layout\/not-a-file\]/),
   },
   {
     name: 'notes and editor backups beside metadata are not metadata: same output',
@@ -1037,11 +1263,12 @@ describe('hostile metadata, checked and built; what could exhaust memory or hang
     // `check` (and the reference path) give their verdict in this process, which costs a tenth of a
     // process start; so does the build, but for the cases a process's limits guard against. As
     // nobody, all are processes.
-    const run = (args: string[]) => (row.nobody ? archiveSchema(args, dir, true) : inProcess(args, dir));
+    // A bounded case is checked in a process of its own too, as CI checks a pull request.
+    const run = (args: string[]) => (row.nobody || row.bounded ? archiveSchema(args, dir, row.nobody, row.heapMb) : inProcess(args, dir));
     const build = ['build', '--metadata', 'metadata', '--out', 'out', '--cache-dir', 'cache-build', '--base-url', BASE_URL];
     const [checked, built, reference] = await Promise.all([
       run(['check', '--metadata', 'metadata', '--cache-dir', 'cache-check']),
-      row.bounded || row.nobody ? archiveSchema(build, dir, row.nobody) : inProcess(build, dir),
+      row.bounded || row.nobody ? archiveSchema(build, dir, row.nobody, row.heapMb) : inProcess(build, dir),
       row.reference ? run(['check', '--metadata', 'metadata', '--reference']) : undefined,
     ]);
     for (const run of [checked, built, reference]) {

@@ -20,6 +20,13 @@ const CASES: [file: string, text: string, rule: string | undefined][] = [
   ['src/outputs/writes.ts', "import { written } from '../destination/write.ts';\nexport const x = written;\n", 'layer-outputs'],
   ['src/destination/plans.ts', "import { planned } from '../outputs/planner.ts';\nexport const x = planned;\n", 'layer-destination'],
   ['src/kinds/built.ts', "import { build } from '../build.ts';\nexport const x = build;\n", 'orchestrator-imported'],
+  [
+    'src/outputs/browser/client/reads.ts',
+    "import { planned } from '../../planner.ts';\nexport const x = planned;\n",
+    'client-imports-node',
+  ],
+  ['src/outputs/browser/client/own.ts', "import { x } from './reads.ts';\nexport const own = x;\n", undefined],
+  ['src/outputs/browser/runs.ts', "import { own } from './client/own.ts';\nexport const x = own;\n", 'client-imported'],
   // A circle is reported once, from either end.
   ['src/outputs/a.ts', "import { b } from './b.ts';\nexport const a = (): unknown => b;\n", 'no-circular'],
   ['src/outputs/b.ts', "import { a } from './a.ts';\nexport const b = (): unknown => a;\n", 'no-circular'],

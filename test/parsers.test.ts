@@ -58,7 +58,36 @@ test('a null key, which js-yaml names "null" and yaml "", is refused where it is
   ]);
 });
 
+/** Every path into the data, and one past each leaf (a missing key, where a curator would add it). */
+function pathsOf(value: unknown, pointer: (string | number)[] = []): (string | number)[][] {
+  if (Array.isArray(value)) return [pointer, ...value.flatMap((item, i) => pathsOf(item, [...pointer, i]))];
+  if (value !== null && typeof value === 'object')
+    return [pointer, ...Object.entries(value).flatMap(([key, item]) => pathsOf(item, [...pointer, key]))];
+  return [pointer, [...pointer, 'missing']];
+}
+
+const PLACES =
+  'a: "q"\nb:\nc: [1, 2]\nd: {k: v, e: , f}\ne:\n  - f: 1\n    g: x\n  -\n  - |\n    lit\n  - >-\n    fold\n\n' +
+  "n:\n  p: 1\no: # c\n  q\nr:   \ns: |+\n  keep\n\nt: 'single'\nu:\n  - []\n  - {}\n  -\nv: 0x10\n1: one\ntrue: yes\nw: >\n\n  late\n";
+
 describe('the fast path', () => {
+  // Problems in a file the fast path read are located from js-yaml's events: where the
+  // position-keeping parser would point, or a report would move when a file is read the other way.
+  test.each([...files, 'empty values, block scalars, flow collections, keys that are not strings'])(
+    'points at every value and key of %s where the position-keeping parser does',
+    (file) => {
+      const text = file.includes(' ') ? PLACES : readFileSync(path.join(PROJECT, file), 'utf8');
+      const fast = parseFileFast('x.yaml', text).file;
+      const slow = parseFile('x.yaml', text).file;
+      if (!fast || !slow) throw new Error(`${file} does not parse`);
+      for (const pointer of pathsOf(slow.data)) {
+        expect(fast.locate(pointer), JSON.stringify(pointer)).toEqual(slow.locate(pointer));
+        expect(fast.locate(pointer, 'key'), JSON.stringify(pointer)).toEqual(slow.locate(pointer, 'key'));
+        expect(fast.source(pointer), JSON.stringify(pointer)).toBe(slow.source(pointer));
+      }
+    },
+  );
+
   test('gives the same data and positions as the slow path', () => {
     const text = readFileSync(path.join(PROJECT, 'test/fixtures/archive/alpha/dr2/imaging/VST.yaml'), 'utf8');
     const fast = parseFileFast('VST.yaml', text).file;

@@ -1,4 +1,4 @@
-// The schema browser's search, deep links and copy-link buttons (client/site.ts) in a real browser
+// The schema browser's search, deep links and copy-link buttons (client/) in a real browser
 // (Debian's Chromium, test/browser.ts), over the synthetic S archive (bench/synthetic.ts) plus one
 // catalogue group of probes written here, built in a temporary folder, served by `serve` and
 // opened as files. Every expectation is read from the archive's own YAML: which columns a UCD, a

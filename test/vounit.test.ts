@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 
-import { unitProblem } from '../src/vocabularies/vounit.ts';
+import { unitProblem, unitRefusal } from '../src/vocabularies/vounit.ts';
 
 // The VOUnits column of known-units.csv (Unity 1.1, the table of VOUnits 1.1), plus Sun from section 2.
 const KNOWN_UNITS =
@@ -216,5 +216,21 @@ describe('the VOUnit offered instead', () => {
     const offered = /\(write (.+)\)$/.exec(unitProblem(unit) ?? '')?.[1];
     expect(offered).toBeDefined();
     expect(unitProblem(offered ?? '')).toBeUndefined();
+  });
+});
+
+describe('values no unit can be', () => {
+  // Each symbol was named in the message, and each group was a few frames of the parser's stack.
+  test('a unit of 3,000 nested parentheses is refused by its length, never a stack overflow', () => {
+    const unit = `${'('.repeat(3000)}m${')'.repeat(3000)}`;
+    expect(unitRefusal(unit)).toBe('is 6,001 characters long, where a unit is a few; write the unit alone');
+    expect(unitProblem(unit)).toBe(unitRefusal(unit));
+  });
+
+  test('parentheses nested 17 deep are refused as such; 16 are read', () => {
+    const nested = (n: number) => `${'('.repeat(n)}m${')'.repeat(n)}`;
+    expect(unitRefusal(nested(17))).toBe('has parentheses nested more than 16 deep, where a unit nests one or two; write the unit plainly');
+    expect(unitRefusal(nested(16))).toBeUndefined();
+    expect(() => unitProblem(nested(16))).not.toThrow();
   });
 });

@@ -251,6 +251,20 @@ export async function readForRewrite(file: string, display: string): Promise<{ t
 }
 
 /**
+ * A file's name cut to 200 bytes, whole characters, for the temporary file beside it: a name the
+ * file system takes (up to 255 bytes) would not leave room for the temporary file's own part.
+ */
+function shortened(name: string): string {
+  if (Buffer.byteLength(name) <= 200) return name;
+  let cut = '';
+  for (const char of name) {
+    if (Buffer.byteLength(cut + char) > 200) break;
+    cut += char;
+  }
+  return cut;
+}
+
+/**
  * Replaces a file's content in one rename, so an editor or a crash never sees half a file, and
  * keeps what the file was: a symbolic link stays a link (its target is rewritten), and the file
  * keeps its mode and, where this user may set it, its owner. A file with other hard links, or
@@ -259,7 +273,7 @@ export async function readForRewrite(file: string, display: string): Promise<{ t
 export async function writeAtomically(file: string, text: string, display = file): Promise<void> {
   const target = await realpath(file).catch(() => file);
   const info = await stat(target).catch(() => undefined);
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = path.join(path.dirname(target), `.${shortened(path.basename(target))}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     if (info && info.nlink > 1) {
       await writeInPlace(target, text);

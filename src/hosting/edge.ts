@@ -147,7 +147,8 @@ async function withRequest(view: View, method: string, url: URL, res: Response, 
   const length = headers.get('content-length');
   if (length !== null) headers.set('content-length', String(Number(length) - MARK.length + fill.length));
   if (method === 'HEAD' || !res.body) return new Response(null, { status: 200, headers });
-  const reader = res.body.getReader();
+  // Typed: read by Node.js's types (the lint's), a body's chunks are any.
+  const reader: ReadableStreamDefaultReader<Uint8Array> = res.body.getReader();
   let head = new Uint8Array(0);
   let at = -1;
   let done = false;

@@ -7,7 +7,7 @@ import type { Severity } from '../diagnostics.ts';
 import { isInstant, parseInstant } from '../vocabularies/instant.ts';
 import type { PathSegment } from './parse.ts';
 import { ucdSyntaxProblem, ucdWordProblems } from '../vocabularies/ucd.ts';
-import { unitProblem } from '../vocabularies/vounit.ts';
+import { unitProblem, unitRefusal } from '../vocabularies/vounit.ts';
 import { unitKindProblem } from '../vocabularies/unit-kinds.ts';
 
 export interface Finding {
@@ -42,29 +42,39 @@ const warning = (rule: string, message: string, at?: PathSegment[], where?: 'key
 function instant(value: unknown): Finding[] {
   if (typeof value !== 'string') return [];
   const parsed = parseInstant(value);
-  return isInstant(parsed) ? [] : [error('timestamps/instant', `"${value}" ${parsed.problem}`)];
+  return isInstant(parsed) ? [] : [error('timestamps/instant', `${quotedShort(value)} ${parsed.problem}`)];
 }
 
 /** A calendar day, YYYY-MM-DD (a release's `released`): the schema's pattern checks the form, this the day. */
 function date(value: unknown): Finding[] {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return [];
   const parsed = parseInstant(`${value}T00:00:00Z`);
-  return isInstant(parsed) ? [] : [error('timestamps/date', `"${value}" ${parsed.problem}`)];
+  return isInstant(parsed) ? [] : [error('timestamps/date', `${quotedShort(value)} ${parsed.problem}`)];
 }
 
 /** Malformed UCDs are errors; words outside the UCD1+ vocabulary, or out of place, are warnings. */
 function ucd(value: unknown): Finding[] {
   if (typeof value !== 'string') return [];
   const problem = ucdSyntaxProblem(value);
-  if (problem) return [error('ucd/syntax', `"${value}" ${problem}`)];
-  return ucdWordProblems(value).map((advice) => warning('ucd/vocabulary', `"${value}" ${advice.message}`));
+  if (problem) return [error('ucd/syntax', `${quotedShort(value)} ${problem}`)];
+  return ucdWordProblems(value).map((advice) => warning('ucd/vocabulary', `${quotedShort(value)} ${advice.message}`));
 }
 
-/** '-' and 'None' mean no unit; anything else should parse as a VOUnit. */
+/**
+ * '-' and 'None' mean no unit; anything else should parse as a VOUnit (a warning: a unit the
+ * vocabulary lacks may be meant). A value no unit can be (kilobytes, parentheses nested deep) is an error.
+ */
 function unit(value: unknown): Finding[] {
   if (typeof value !== 'string') return [];
+  const refused = unitRefusal(value);
+  if (refused) return [error('units/vounit', `${quotedShort(value)} ${refused}`)];
   const problem = unitProblem(value);
-  return problem ? [warning('units/vounit', `"${value}" ${problem}`)] : [];
+  return problem ? [warning('units/vounit', `${quotedShort(value)} ${problem}`)] : [];
+}
+
+/** A value in quotes, shortened to its start if long. */
+function quotedShort(value: string): string {
+  return `"${value.length > 60 ? `${value.slice(0, 57)}...` : value}"`;
 }
 
 /** A unit whose physical kind is not what the column's UCD says it holds: a wavelength in amperes. */
@@ -73,7 +83,7 @@ function unitUcd(value: unknown): Finding[] {
   const { unit, ucd } = value as { unit?: unknown; ucd?: unknown };
   if (typeof unit !== 'string' || typeof ucd !== 'string') return [];
   const problem = unitKindProblem(unit, ucd);
-  return problem ? [warning('units/ucd', `"${unit}" ${problem}`, ['unit'])] : [];
+  return problem ? [warning('units/ucd', `${quotedShort(unit)} ${problem}`, ['unit'])] : [];
 }
 
 // ---- Column datatypes ---------------------------------------------------------------------------------

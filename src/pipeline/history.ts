@@ -10,6 +10,7 @@ import type * as Diff from 'diff';
 import type { Diagnostic } from '../diagnostics.ts';
 import { ArchiveSchemaError, EXIT } from '../errors.ts';
 import { parseMetadata } from './parse.ts';
+import { decodeName } from './scan.ts';
 import type { MetadataFile, PathSegment } from './parse.ts';
 import { KINDS } from '../kinds/registry.ts';
 import type { KindType } from '../kinds/registry.ts';
@@ -40,6 +41,28 @@ export async function git(cwd: string, args: string[]): Promise<string> {
     const detail = ((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split('\n')[0];
     throw new HistoryError(`git ${args[0]} failed: ${detail}`);
   }
+}
+
+/** A git command's output as bytes: file names in it need not be UTF-8. */
+async function gitBytes(cwd: string, args: string[]): Promise<Buffer> {
+  try {
+    const { stdout } = await run('git', args, { cwd, maxBuffer: 1 << 30, encoding: 'buffer' });
+    return stdout;
+  } catch (error) {
+    const stderr = (error as { stderr?: Buffer }).stderr?.toString('utf8');
+    const detail = (stderr ?? (error as Error).message).trim().split('\n')[0];
+    throw new HistoryError(`git ${args[0]} failed: ${detail}`);
+  }
+}
+
+function splitNul(bytes: Buffer): Buffer[] {
+  const parts: Buffer[] = [];
+  for (let at = 0; at < bytes.length;) {
+    const end = bytes.indexOf(0, at);
+    parts.push(bytes.subarray(at, end < 0 ? bytes.length : end));
+    at = end < 0 ? bytes.length : end + 1;
+  }
+  return parts;
 }
 
 /** Reads many blobs (`rev:path`, or blob ids) in one `git cat-file --batch`, in order. */
@@ -90,11 +113,12 @@ export async function archiveAt(rev: string, metadataDir: string): Promise<Revis
     );
   });
   const prefix = path.relative(top, dir).split(path.sep).join('/');
-  const listing = await git(top, ['ls-tree', '-r', '-z', rev, '--', prefix === '' ? '.' : prefix]);
+  const listing = await gitBytes(top, ['ls-tree', '-r', '-z', rev, '--', prefix === '' ? '.' : prefix]);
   // "<mode> <type> <object>\t<path>": regular files only, as the scan takes them (a link's blob is its target's name).
-  const paths = listing
-    .split('\0')
-    .map((line) => /^100(?:644|755) blob \w+\t(.*)$/s.exec(line)?.[1])
+  // A path that is not UTF-8 was never read by a build, so none of its ids was ever published.
+  const paths = splitNul(listing)
+    .map(decodeName)
+    .flatMap(({ text, decodes }) => (decodes ? [/^100(?:644|755) blob \w+\t(.*)$/s.exec(text)?.[1]] : []))
     .filter((p): p is string => p !== undefined && /\.ya?ml$/i.test(p))
     .sort();
   const texts = await readBlobs(

@@ -1,16 +1,23 @@
-// Parses metadata files: js-yaml builds the data fast, and the position-keeping \`yaml\` parser runs
-// only when a problem must be pointed at file:line:col. Also reads and parses a whole folder, for the
-// commands that rewrite files and for a git revision's metadata.
+// Parses metadata files: js-yaml builds the data fast and says where a problem is from its events;
+// the position-keeping \`yaml\` parser judges only what the two read apart, and what js-yaml cannot
+// read, in files small enough for it to read in a few seconds. Either way js-yaml's events are
+// checked first, in one pass, for what would make a parser's work grow past the file's size
+// (nesting, aliases). Also reads and parses a whole folder, for the commands that rewrite files
+// and for a git revision's metadata.
 
 import { createRequire } from 'node:module';
-import { EVENT_ID, SCALAR_STYLE, YAMLException, constructFromEvents, parseEvents } from 'js-yaml';
+import { CORE_SCHEMA, EVENT_ID, SCALAR_STYLE, YAMLException, constructFromEvents, parseEvents } from 'js-yaml';
 import type { Event } from 'js-yaml';
 import type * as Yaml from 'yaml';
 import type { Document, Node as YamlNode, Pair } from 'yaml';
+import { LISTED_PER_KIND, Quota, leftOut } from '../diagnostics.ts';
 import type { Diagnostic } from '../diagnostics.ts';
 import { classify } from '../kinds/registry.ts';
 import type { FileKind, Placement } from '../kinds/registry.ts';
 import { indentationProblem } from './indentation.ts';
+import { MAX_ALIAS_NODES, aliasProblem, duplicateKeys, onlyTheOtherParserJudges } from './limits.ts';
+import type { EventProblem } from './limits.ts';
+import { eventPositions, lineCounter } from './locate.ts';
 import { readMetadataTexts } from './scan.ts';
 import type { ScanOptions } from './scan.ts';
 
@@ -41,6 +48,12 @@ export interface MetadataFile {
   source(pointer: readonly PathSegment[]): string | undefined;
   /** The whole text of the file. */
   text: string;
+  /**
+   * Whole numbers the text writes as floats (`5.0`, `1e3`), when the fast parser read it: only
+   * these can be a whole number written with a fraction where one is expected. Unknown (every
+   * number is looked up) for a file the position-keeping parser read.
+   */
+  floatWholes?: ReadonlySet<number>;
 }
 
 export interface LoadResult {
@@ -74,13 +87,13 @@ export function parseMetadata(entries: readonly { relative: string; text: string
       continue;
     }
     const parsed = parseFileFast(shown, text);
-    diagnostics.push(...parsed.diagnostics);
+    for (const d of parsed.diagnostics) diagnostics.push(d);
     if (parsed.file) files.push({ ...parsed.file, relative, kind: placed.kind, placement: placed.placement });
   }
   return { files, diagnostics };
 }
 
-type ParsedFile = Pick<MetadataFile, 'display' | 'data' | 'locate' | 'source' | 'text'>;
+type ParsedFile = Pick<MetadataFile, 'display' | 'data' | 'locate' | 'source' | 'text' | 'floatWholes'>;
 
 /**
  * Lines as YAML counts them: a carriage return alone ends a line, as CR LF and LF do. The
@@ -112,9 +125,6 @@ function hasLongLine(text: string): boolean {
   }
   return false;
 }
-
-/** Where the position-keeping parser cannot say: the whole file (a fault of its own, never a crash). */
-const NOWHERE: Position = { line: 0, col: 0 };
 
 /**
  * The deepest nesting of lists and mappings a metadata file may have. Its own go six deep; a file
@@ -165,21 +175,27 @@ function overflows(text: string, start: number, end: number): boolean {
  * directive line, a block scalar with an explicit indentation, an escape beyond U+10FFFF, an
  * explicit key or a value without one, a document end marker, a byte order mark anywhere in the text.
  */
-const READ_APART = [
-  /^ *\t/m,
-  /^[ \t]+(?:---|\.\.\.)(?:[ \t]|$)/m,
+const READ_APART: [RegExp, string][] = [
+  [/^ *\t/m, 'a tab in indentation'],
+  [/^[ \t]+(?:---|\.\.\.)(?:[ \t]|$)/m, 'a document marker after white space'],
   // A document end marker: js-yaml reads on past it, the position-keeping parser sees a new document.
-  /^\.\.\.(?:[ \t]|$)/m,
-  /^%/m,
-  /[|>](?:[1-9][+-]?|[+-][1-9])[ \t]*(?:#.*)?$/m,
+  [/^\.\.\.(?:[ \t]|$)/m, 'a document end marker (...)'],
+  [/^%/m, 'a directive (%)'],
+  [/[|>](?:[1-9][+-]?|[+-][1-9])[ \t]*(?:#.*)?$/m, 'a block scalar with an explicit indentation'],
   // An escape beyond Unicode's last character (U+10FFFF): js-yaml makes a broken string of it.
-  /\\U(?!00(?:0[\da-fA-F]|10)[\da-fA-F]{4})[\da-fA-F]{8}/,
+  [/\\U(?!00(?:0[\da-fA-F]|10)[\da-fA-F]{4})[\da-fA-F]{8}/, 'an escape beyond U+10FFFF'],
   // An explicit key or a value with no key (`? key` / `: value` at the start of a line).
-  /^[ \t]*(?:- +)*[?:](?:[ \t]|$)/m,
+  [/^[ \t]*(?:- +)*[?:](?:[ \t]|$)/m, 'an explicit key (?) or a value without a key'],
+  [/\ufeff/, 'a byte order mark'],
 ];
 
-function readApart(text: string): boolean {
-  return text.includes('\ufeff') || READ_APART.some((pattern) => pattern.test(text));
+/** The first of what the two parsers read apart in the text itself, and where it is. */
+function readApart(text: string): EventProblem | undefined {
+  for (const [pattern, what] of READ_APART) {
+    const found = pattern.exec(text);
+    if (found) return { at: found.index, message: what };
+  }
+  return undefined;
 }
 
 /** How YAML's core schema writes null as a plain scalar. */
@@ -236,80 +252,195 @@ function eventsNeedingJudgement(events: readonly Event[], text: string): { slow:
 }
 
 /**
- * Parses one YAML text the fast way: js-yaml builds the
- * data, and the position-keeping parser runs only if something asks where a value is (a problem
- * to report), or if js-yaml fails (to report the syntax error where it is). Aliases take the slow
- * path too, which bounds them, and so does a line longer than 1,024 characters, where YAML's limit
- * on the length of a key lies and the two parsers part: js-yaml accepts any length.
+ * The most text the position-keeping parser reads: 2 MB, and 100,000 values (counted as line
+ * breaks and commas, which is quick). Its time grows with the values, some 20 µs each on a loaded
+ * CI machine, and its memory with both, so a larger file is read by js-yaml alone: it must be plain
+ * YAML, which every metadata file is (the largest group of a 100,000-column archive is 1 MB and
+ * 40,000 lines). Nothing is lost: a larger file is refused where it holds what only the other
+ * parser can judge, and its other problems are located from js-yaml's events as any file's are.
+ */
+export const POSITION_KEEPING_REACH = { chars: 2_000_000, values: 100_000 };
+
+/** About how many values the first `end` characters hold: their line breaks and commas. */
+function valuesIn(text: string, end: number): number {
+  let values = 0;
+  for (let at = 0; at < end; at++) {
+    const c = text.charCodeAt(at);
+    if (c === 10 || c === 44) values++;
+  }
+  return values;
+}
+
+/** Whether the position-keeping parser may read the first `end` characters of a text. */
+function withinReach(text: string, end: number): boolean {
+  return end <= POSITION_KEEPING_REACH.chars && valuesIn(text, end) <= POSITION_KEEPING_REACH.values;
+}
+
+/** js-yaml's reading of a text: its events, or where and why it stopped; nesting past the limit is said at once. */
+type Reading = { events: Event[] } | { stopped: YAMLException } | { deep: Position };
+
+function readEvents(text: string): Reading {
+  try {
+    return { events: parseEvents(text, { maxDepth: MAX_DEPTH + 1 }) };
+  } catch (error) {
+    if (!(error instanceof YAMLException)) throw error;
+    // Nested past the limit: said here, where the position-keeping parser could run out of stack.
+    if (error.reason.startsWith('nesting exceeded maxDepth') && error.mark)
+      return { deep: { line: error.mark.line + 1, col: error.mark.column + 1 } };
+    return { stopped: error };
+  }
+}
+
+/** Where js-yaml stopped, in its words: for a file too large for the other parser to say it in its own. */
+function stoppedAt(display: string, error: YAMLException): Diagnostic {
+  const at = error.mark ? { line: error.mark.line + 1, col: error.mark.column + 1 } : { line: 1, col: 1 };
+  return refusal(display, at, 'yaml/syntax', `${firstLine(error.reason)}; fix the YAML syntax here`);
+}
+
+/** What a file too large for the position-keeping parser holds that only that parser could judge. */
+function tooLargeToJudge(display: string, text: string, problem: EventProblem): Diagnostic {
+  const mb = (chars: number) => `${(chars / 1e6).toFixed(1)} MB`;
+  const { chars, values } = POSITION_KEEPING_REACH;
+  return refusal(
+    display,
+    positionIn(text, problem.at),
+    'yaml/large-file',
+    `${problem.message} here, in a file of ${mb(text.length)} and about ${valuesIn(text, text.length).toLocaleString('en')} values: a file over ${mb(chars)} or ${values.toLocaleString('en')} values is read by the fast YAML parser alone, which cannot judge this; write it plainly (metadata needs no tags, anchors, aliases, directives or explicit keys), or split the file`,
+  );
+}
+
+/**
+ * Parses one YAML text the fast way: js-yaml builds the data, and its events say where a value is
+ * if a problem must be pointed at. The position-keeping parser runs only where js-yaml fails (to
+ * report the syntax error in its words where it is) or where the two read apart; aliases take it
+ * too. A line longer than 1,024 characters does as well, where YAML's limit on the length of a
+ * key lies and the two parsers part: js-yaml accepts any length. Past POSITION_KEEPING_REACH,
+ * js-yaml judges alone.
  */
 export function parseFileFast(display: string, given: string): { file?: ParsedFile; diagnostics: Diagnostic[] } {
   const text = normaliseBreaks(given);
   const conflict = conflictIn(display, text);
   if (conflict) return { diagnostics: [conflict] };
-  if (hasLongLine(text) || readApart(text)) return parseFile(display, text);
-  let events: Event[];
+  const reading = readEvents(text);
+  if ('deep' in reading) return { diagnostics: [tooDeep(display, reading.deep)] };
+  // Where js-yaml stopped, the other parser reads only as far: it says what is wrong if it can in time.
+  if ('stopped' in reading) {
+    const reach = withinReach(text, cutAfter(text, reading.stopped));
+    return reach ? parseFile(display, text, reading) : { diagnostics: [stoppedAt(display, reading.stopped)] };
+  }
+  const small = withinReach(text, text.length);
+  const { events } = reading;
+  const aliases = aliasProblem(text, events);
+  if (aliases) return { diagnostics: [refusal(display, positionIn(text, aliases.at), 'yaml/aliases', aliases.message)] };
+  const judged = judgement(display, text, events, small);
+  if (judged === 'slow') return parseFile(display, text, reading);
+  if (judged) return { diagnostics: [judged] };
+  let documents: unknown[];
   try {
-    events = parseEvents(text, { maxDepth: MAX_DEPTH + 1 });
+    documents = constructFromEvents(events, { source: text, maxAliases: 0 });
   } catch (error) {
-    // Nested past the limit: said here, where the position-keeping parser could run out of stack.
-    if (error instanceof YAMLException && error.reason.startsWith('nesting exceeded maxDepth') && error.mark) {
-      return { diagnostics: [tooDeep(display, { line: error.mark.line + 1, col: error.mark.column + 1 })] };
-    }
-    return parseFile(display, text);
+    const again = keysGivenTwice(display, text, events);
+    if (again.length > 0) return { diagnostics: again };
+    if (small) return parseFile(display, text, reading);
+    if (error instanceof YAMLException) return { diagnostics: [stoppedAt(display, error)] };
+    throw error;
   }
-  const judged = eventsNeedingJudgement(events, text);
-  if (judged.deepAt !== undefined) return { diagnostics: [tooDeep(display, positionIn(text, judged.deepAt))] };
-  if (judged.slow) return parseFile(display, text);
-  let data: unknown;
-  try {
-    const documents = constructFromEvents(events, { source: text, maxAliases: 0 });
-    // None (an empty file) or several: the slow path says which, as it reads them.
-    if (documents.length !== 1) return parseFile(display, text);
-    data = documents[0];
-  } catch {
-    return parseFile(display, text);
-  }
-  return { file: fastFile(display, text, data), diagnostics: [] };
+  // None (an empty file) or several: the slow path says which, as it reads them.
+  if (documents.length !== 1 && small) return parseFile(display, text, reading);
+  return { file: fastFile(display, text, documents[0] ?? null, events), diagnostics: [] };
 }
 
 /**
- * A file read the fast way, whose positions the position-keeping parser finds only if asked. Both
- * parsers agree on every text js-yaml accepts (the fuzzing tests hold them to it), except that an
- * empty document is an error for js-yaml and null for YAML; the slow path took that one.
+ * Whether the position-keeping parser must judge a text js-yaml read ('slow'), for one within its
+ * reach; or, for one beyond, what only that parser could judge, refused where it is.
  */
-function fastFile(display: string, text: string, data: unknown): ParsedFile {
-  let slow: ParsedFile | undefined;
-  const positions = (): Pick<ParsedFile, 'locate' | 'source'> => {
-    slow ??= parseFile(display, text).file;
-    return slow ?? { locate: () => NOWHERE, source: () => undefined };
-  };
-  return {
-    display,
-    data,
-    text,
-    locate: (pointer, where) => positions().locate(pointer, where),
-    source: (pointer) => positions().source(pointer),
-  };
+function judgement(display: string, text: string, events: readonly Event[], small: boolean): 'slow' | Diagnostic | undefined {
+  if (!small) {
+    const judged = readApart(text) ?? onlyTheOtherParserJudges(text, events);
+    return judged && tooLargeToJudge(display, text, judged);
+  }
+  if (hasLongLine(text) || readApart(text)) return 'slow';
+  const judged = eventsNeedingJudgement(events, text);
+  if (judged.deepAt !== undefined) return tooDeep(display, positionIn(text, judged.deepAt));
+  return judged.slow ? 'slow' : undefined;
 }
 
-/** Parses one YAML text; syntax problems come back as diagnostics with their positions. */
-export function parseFile(display: string, given: string): { file?: ParsedFile; diagnostics: Diagnostic[] } {
-  const text = normaliseBreaks(given);
-  const conflict = conflictIn(display, text);
-  if (conflict) return { diagnostics: [conflict] };
-  const { LineCounter, parseDocument } = yaml();
-  const lineCounter = new LineCounter();
-  let doc: Document;
-  try {
-    doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
-  } catch (error) {
-    // Nested so deep the parser ran out of stack: js-yaml, which keeps count, says where.
-    if (!(error instanceof RangeError)) throw error;
-    return { diagnostics: [tooDeep(display, deepestPoint(text))] };
+const DUPLICATE_KEY = 'Map keys must be unique; fix the YAML syntax here';
+
+/** Keys given twice, found in one pass and reported as the other parser reports them: a hundred, and how many more. */
+function keysGivenTwice(display: string, text: string, events: readonly Event[]): Diagnostic[] {
+  const again = duplicateKeys(text, events);
+  const at = lineCounter(text);
+  const listed = again.slice(0, LISTED_PER_KIND).map((offset) => refusal(display, at(offset), 'yaml/duplicate-key', DUPLICATE_KEY));
+  const first = again[LISTED_PER_KIND];
+  if (first !== undefined)
+    listed.push(leftOut(refusal(display, at(first), 'yaml/duplicate-key', DUPLICATE_KEY), again.length - LISTED_PER_KIND));
+  return listed;
+}
+
+/**
+ * A file read the fast way, whose positions come from js-yaml's events, read again if a position
+ * is asked for. Both parsers agree on every text js-yaml accepts (the fuzzing tests hold them to
+ * it), positions included, except that an empty document is an error for js-yaml and null for
+ * YAML; the slow path took that one.
+ */
+function fastFile(display: string, text: string, data: unknown, events: readonly Event[]): ParsedFile {
+  const { locate, source } = eventPositions(text, events, MAX_DEPTH + 1);
+  return { display, data, text, locate, source, floatWholes: wholesWrittenAsFloats(text, events) };
+}
+
+/** Plain scalars written as floats (with a point or an exponent) whose value is a whole number. */
+function wholesWrittenAsFloats(text: string, events: readonly Event[]): Set<number> {
+  const found = new Set<number>();
+  for (const event of events) {
+    if (event.type !== EVENT_ID.SCALAR || event.style !== SCALAR_STYLE.PLAIN || event.valueStart < 0) continue;
+    // Numbers start with a digit, a sign or a point: most scalars are ruled out by their first character.
+    const c = text.charCodeAt(event.valueStart);
+    if (!((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46) || event.valueEnd - event.valueStart > 400) continue;
+    const written = text.slice(event.valueStart, event.valueEnd);
+    if (!/[.eE]/.test(written)) continue;
+    const value: unknown = CORE_SCHEMA.resolveImplicitScalarTag(written).value;
+    if (typeof value === 'number' && Number.isInteger(value)) found.add(value);
   }
-  const at = (offset: number): Position => lineCounter.linePos(offset);
+  return found;
+}
+
+/** The position-keeping parser's reading of a text: its document, errors and positions. */
+interface Composed {
+  doc: Document;
+  at: (offset: number) => Position;
+  errors: YamlError[];
+}
+
+/**
+ * The position-keeping parser's document of a text, read as far as js-yaml read it when it
+ * stopped. If the other parser found nothing wrong that far, js-yaml refuses what it accepts (a
+ * control character in a double-quoted string): it reads on if it can in time and without nesting
+ * deep; else js-yaml says what stopped it.
+ */
+function composeWithin(display: string, text: string, stopped: YAMLException | undefined): Composed | { diagnostics: Diagnostic[] } {
+  let composed = compose(stopped ? text.slice(0, cutAfter(text, stopped)) : text);
+  if (stopped && composed?.errors.length === 0) {
+    if (!withinReach(text, text.length) || !shallowFrom(text, cutAfter(text, stopped)))
+      return { diagnostics: [stoppedAt(display, stopped)] };
+    composed = compose(text);
+  }
+  // Nested so deep the parser ran out of stack: js-yaml, which keeps count, says where.
+  return composed ?? { diagnostics: [tooDeep(display, deepestPoint(text))] };
+}
+
+/**
+ * The parser's errors and warnings as diagnostics, a hundred of each kind; or, where its first
+ * error is by a line indented too far or not far enough, one error at that line.
+ */
+function yamlProblems(display: string, text: string, { doc, at, errors }: Composed): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const report = (problem: { pos: [number, number]; code: string; message: string }, severity: Diagnostic['severity']) => {
+  const report = (problem: YamlError, severity: Diagnostic['severity']) => {
+    // The parser says so when a collection ran it out of stack: that is nesting, said as such.
+    if (problem.code === 'RESOURCE_EXHAUSTION') {
+      diagnostics.push(tooDeep(display, at(problem.pos[0])));
+      return;
+    }
     const { line, col } = at(problem.pos[0]);
     const message = firstLine(problem.message);
     diagnostics.push({
@@ -321,30 +452,109 @@ export function parseFile(display: string, given: string): { file?: ParsedFile; 
       message: severity === 'error' ? `${message}; fix the YAML syntax here` : message,
     });
   };
-  const first = doc.errors[0];
+  const first = errors[0];
   if (first) {
     // A line indented too far or not far enough reads to the parser as something else, and one
     // such mistake can give many errors in its words: one error at the misplaced line says it.
     const misplaced = indentationProblem(text);
     if (misplaced && Math.abs(at(first.pos[0]).line - misplaced.line) <= 1) {
-      return {
-        diagnostics: [
-          {
-            file: display,
-            line: misplaced.line,
-            col: misplaced.col,
-            severity: 'error',
-            rule: 'yaml/indentation',
-            message: `this line ${misplaced.message}`,
-          },
-        ],
-      };
+      return [
+        {
+          file: display,
+          line: misplaced.line,
+          col: misplaced.col,
+          severity: 'error',
+          rule: 'yaml/indentation',
+          message: `this line ${misplaced.message}`,
+        },
+      ];
     }
   }
-  for (const error of doc.errors) report(error, 'error');
+  // A hundred of each kind: a hostile file can hold a million.
+  const quota = new Quota<YamlError>();
+  for (const error of errors) if (quota.admit(error.code, error)) report(error, 'error');
+  for (const { first, count } of quota.leftOut()) {
+    report(first, 'error');
+    const last = diagnostics.pop();
+    if (last) diagnostics.push(leftOut(last, count));
+  }
   // An unresolved tag is a warning to the parser; every explicit tag is an error here (below).
   for (const warning of doc.warnings) if (warning.code !== 'TAG_RESOLVE_FAILED') report(warning, 'warning');
-  if (doc.errors.length > 0) return { diagnostics };
+  return diagnostics;
+}
+
+/** The position-keeping parser's document of a text, its errors (with keys given twice), and positions; none if it ran out of stack. */
+function compose(read: string): Composed | undefined {
+  const { LineCounter, parseDocument } = yaml();
+  const lineCounter = new LineCounter();
+  let doc: Document;
+  try {
+    // Keys given twice are found below, in one pass: the parser's own check compares each key
+    // with every key before it, which a mapping of a million keys turns into hours.
+    doc = parseDocument(read, { lineCounter, prettyErrors: false, uniqueKeys: false, strict: true });
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return undefined;
+  }
+  const errors = [...doc.errors, ...duplicateKeysIn(doc)].sort((a, b) => a.pos[0] - b.pos[0]);
+  return { doc, at: (offset) => lineCounter.linePos(offset), errors };
+}
+
+interface YamlError {
+  pos: [number, number];
+  code: string;
+  message: string;
+}
+
+/**
+ * Whether the text from an offset on cannot nest deep enough to cost the position-keeping parser
+ * more than its size: its brackets are few, and no line holds many dashes (`- - - x` nests a
+ * list in a list). Counted without regard to quotes, so it errs towards "deep".
+ */
+function shallowFrom(text: string, from: number): boolean {
+  let brackets = 0;
+  let dashes = 0;
+  for (let at = from; at < text.length; at++) {
+    const c = text.charCodeAt(at);
+    if (c === 91 || c === 123) brackets++;
+    else if (c === 45) dashes++;
+    else if (c === 10) dashes = 0;
+    if (brackets > 10_000 || dashes > 1_000) return false;
+  }
+  return true;
+}
+
+/** Where the position-keeping parser stops reading a text js-yaml stopped in: a little past that place, on its line. */
+function cutAfter(text: string, error: YAMLException): number {
+  const at = error.mark?.position ?? text.length;
+  const end = text.indexOf('\n', at);
+  return Math.min(end < 0 ? text.length : end + 1, at + 256);
+}
+
+/**
+ * Parses one YAML text with the position-keeping parser; syntax problems come back as diagnostics
+ * with their positions. js-yaml reads the text first (or has, as `reading`): nesting past the limit
+ * is refused, and so are aliases that would expand past theirs, before the other parser builds
+ * anything. Where js-yaml stopped, the other parser reads only as far as that place: past it,
+ * nesting and aliases were never counted, and a later error is seldom worth reporting before the
+ * first is fixed.
+ */
+export function parseFile(display: string, given: string, known?: Reading): { file?: ParsedFile; diagnostics: Diagnostic[] } {
+  const text = normaliseBreaks(given);
+  const conflict = conflictIn(display, text);
+  if (conflict) return { diagnostics: [conflict] };
+  const reading = known ?? readEvents(text);
+  if ('deep' in reading) return { diagnostics: [tooDeep(display, reading.deep)] };
+  if ('events' in reading) {
+    const aliases = aliasProblem(text, reading.events);
+    if (aliases) return { diagnostics: [refusal(display, positionIn(text, aliases.at), 'yaml/aliases', aliases.message)] };
+  }
+  const stopped = 'stopped' in reading ? reading.stopped : undefined;
+  const composed = composeWithin(display, text, stopped);
+  if ('diagnostics' in composed) return composed;
+  const { doc, at, errors } = composed;
+  const diagnostics = yamlProblems(display, text, composed);
+  if (errors.length > 0) return { diagnostics };
   const directive = /^%\S*/m.exec(text);
   if (
     directive &&
@@ -366,7 +576,9 @@ export function parseFile(display: string, given: string): { file?: ParsedFile; 
   if (shape) return { diagnostics: [...diagnostics, shape] };
   let data: unknown;
   try {
-    data = doc.toJS({ maxAliasCount: 100 });
+    // What the aliases expand to was bounded on js-yaml's events when it read the text: the
+    // parser's own count walks the whole document again for each alias inside an anchor.
+    data = doc.toJS({ maxAliasCount: stopped ? MAX_ALIAS_NODES : -1 });
   } catch (error) {
     // Aliases that expand to too much (a "billion laughs"): pointed at the first of them.
     let first: Position = { line: 1, col: 1 };
@@ -402,11 +614,15 @@ export function parseFile(display: string, given: string): { file?: ParsedFile; 
 function shapeProblem(doc: Document, text: string, display: string, at: (offset: number) => Position): Diagnostic | undefined {
   const { isAlias, isCollection, isPair, isScalar } = yaml();
   const stack: [unknown, number][] = [[doc.contents, 0]];
+  // Nodes are visited in the order they are written, so an alias names the last anchor of its
+  // name seen so far, as the parser resolves it (its own resolve walks the whole document again).
+  const anchors = new Map<string, YamlNode>();
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     const [node, depth] = next;
+    if ((isScalar(node) || isCollection(node)) && node.anchor) anchors.set(node.anchor, node);
     if (isAlias(node)) {
       // An alias inside the node it names would make the data contain itself.
-      const target = node.resolve(doc);
+      const target = anchors.get(node.source);
       const [start = 0] = node.range ?? [];
       const [from = 0, , to = 0] = target?.range ?? [];
       if (target && start >= from && start < to) {
@@ -442,6 +658,37 @@ function shapeProblem(doc: Document, text: string, display: string, at: (offset:
     }
   }
   return undefined;
+}
+
+/**
+ * Every key given a second time in its mapping, as the parser reports one (its own check compares
+ * each key with every key before it): one walk, a set of key values per mapping.
+ */
+function duplicateKeysIn(doc: Document): YamlError[] {
+  const { isCollection, isMap, isPair, isScalar } = yaml();
+  const found: YamlError[] = [];
+  const stack: unknown[] = [doc.contents];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (!isCollection(node)) continue;
+    const seen = isMap(node) ? new Set<unknown>() : undefined;
+    for (const item of node.items) {
+      if (!isPair(item)) {
+        stack.push(item);
+        continue;
+      }
+      if (seen && isScalar(item.key)) {
+        // As the parser compares keys: by value, so that 1 and '1' differ, and NaN is no key's equal.
+        const value: unknown = item.key.value;
+        const key = typeof value === 'number' && Number.isNaN(value) ? Symbol('NaN') : value;
+        if (seen.has(key)) {
+          const start = item.key.range?.[0] ?? 0;
+          found.push({ pos: [start, start + 1], code: 'DUPLICATE_KEY', message: 'Map keys must be unique' });
+        } else seen.add(key);
+      }
+      stack.push(item.key, item.value);
+    }
+  }
+  return found;
 }
 
 /** Where a node's tag begins: the tag is the last token before the node's own text. */
@@ -484,7 +731,7 @@ function nodeAt(doc: Document, pointer: readonly PathSegment[]): { node: unknown
     let next: unknown;
     let nextPair: Pair | undefined;
     if (yaml().isMap(node)) {
-      nextPair = node.items.find((item) => yaml().isPair(item) && keyText(item.key) === String(segment));
+      nextPair = pairsOf(node).get(String(segment));
       next = nextPair?.value;
     } else if (yaml().isSeq(node) && typeof segment === 'number') {
       next = node.items[segment];
@@ -496,6 +743,23 @@ function nodeAt(doc: Document, pointer: readonly PathSegment[]): { node: unknown
     if (next === null || next === undefined) break;
   }
   return { node, ...(pair ? { pair } : {}), complete: depth === pointer.length };
+}
+
+/** A mapping's pairs by key text, the first of equal keys, made once: a walk per problem found stays short in a mapping of a million keys. */
+const pairIndex = new WeakMap<object, Map<string, Pair>>();
+
+function pairsOf(map: { items: unknown[] }): Map<string, Pair> {
+  let index = pairIndex.get(map);
+  if (!index) {
+    index = new Map();
+    for (const item of map.items) {
+      if (!yaml().isPair(item)) continue;
+      const key = keyText(item.key);
+      if (key !== undefined && !index.has(key)) index.set(key, item);
+    }
+    pairIndex.set(map, index);
+  }
+  return index;
 }
 
 function offsetOf(doc: Document, pointer: readonly PathSegment[], where: 'key' | 'value'): number {

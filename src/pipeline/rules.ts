@@ -3,6 +3,7 @@
 // created or updated from its parent). Checks of single values live in the schema pass.
 // Each rule is a small function named as the assertion it makes, pushing into one list.
 
+import { Quota, leftOut } from '../diagnostics.ts';
 import type { Diagnostic } from '../diagnostics.ts';
 import { compareInstants, isInstant, parseInstant } from '../vocabularies/instant.ts';
 import type { MetadataFile, PathSegment } from './parse.ts';
@@ -15,9 +16,11 @@ type Report = (file: MetadataFile, pointer: readonly PathSegment[], rule: string
 
 export function checkRules(archive: Archive, files: readonly MetadataFile[]): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
+  // A hundred of each rule in each file are located and listed; the rest are counted.
+  const quota = new Quota<() => Diagnostic>();
   const report: Report = (file, pointer, rule, message, at = 'value') => {
-    const { line, col } = file.locate(pointer, at);
-    diagnostics.push({ file: file.display, line, col, severity: 'error', rule, message });
+    const describe = (): Diagnostic => ({ file: file.display, ...file.locate(pointer, at), severity: 'error', rule, message });
+    if (quota.admit(`${file.display}\0${rule}`, describe)) diagnostics.push(describe());
   };
   const nodes = [...walkNodes(archive)];
   namesMatchTheirFiles(files, report);
@@ -27,6 +30,7 @@ export function checkRules(archive: Archive, files: readonly MetadataFile[]): Di
   releaseNumbersAreUniquePerSurvey(archive, report);
   updatedIsNotBeforeCreated(archive, nodes, report);
   retiredIdsAreNeverReused(archive, nodes, report);
+  for (const { first, count } of quota.leftOut()) diagnostics.push(leftOut(first(), count));
   return diagnostics;
 }
 

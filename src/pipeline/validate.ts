@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Ajv, ErrorObject, KeywordCxt, Options, ValidateFunction } from 'ajv';
 import { closest, distance } from 'fastest-levenshtein';
+import { Quota, leftOut } from '../diagnostics.ts';
 import type { Diagnostic } from '../diagnostics.ts';
 import { FILE_KINDS, fileDeclaration, kindListedAs } from '../kinds/registry.ts';
 import type { FileKind } from '../kinds/registry.ts';
@@ -14,6 +15,7 @@ import type { MetadataFile, PathSegment } from './parse.ts';
 import { ajvVersion, codegen, newAjv, standaloneSource } from './ajv.ts';
 import { CHECKS } from './checks.ts';
 import { SCHEMA_DIR, codeFile } from '../project.ts';
+import { MAX_MARKUP_DEPTH, markupTooDeep } from '../vocabularies/markup.ts';
 import type { Finding } from './checks.ts';
 import { VOTABLE_DATATYPES, datatypeMeant } from '../vocabularies/datatypes.ts';
 
@@ -34,9 +36,23 @@ export type Validators = Record<FileKind, ValidateFunction>;
 /** Findings of the `x-check` keyword for the file being validated, with where they were found. */
 let findings: { finding: Finding; instancePath: string }[] = [];
 
+/** Whole numbers of the file being validated where its schema expects one (WHOLE), with where they are. */
+let wholes: { value: number; instancePath: string }[] = [];
+
+/**
+ * The check added to every place a schema expects an integer: a number written `5.0` or
+ * `9007199254740993.0` is one to ajv and js-yaml alike (the second, silently, another one), so how
+ * it was written is looked at after validation, where the file's text is at hand.
+ */
+const WHOLE = 'whole';
+
 function runChecks(names: string | string[], value: unknown, instancePath: string): boolean {
   let ok = true;
   for (const name of Array.isArray(names) ? names : [names]) {
+    if (name === WHOLE) {
+      if (typeof value === 'number' && Number.isInteger(value)) wholes.push({ value, instancePath });
+      continue;
+    }
     const check = CHECKS[name];
     if (!check) throw new Error(`unknown x-check "${name}" in a schema`);
     for (const finding of check(value)) {
@@ -53,7 +69,8 @@ function schemaTexts(dir: URL): { texts: [string, string][]; hash: string } {
     file,
     readFileSync(new URL(file, dir), 'utf8'),
   ]);
-  const hash = createHash('sha256').update(ajvVersion());
+  // What the schemas are made into before ajv compiles them (refs inlined, WHOLE added) counts too.
+  const hash = createHash('sha256').update(ajvVersion()).update(`\0refs inlined\0${WHOLE}`);
   for (const [file, text] of texts) hash.update(`\0${file}\0${text}`);
   return { texts, hash: hash.digest('hex') };
 }
@@ -65,7 +82,18 @@ function schemaTexts(dir: URL): { texts: [string, string][]; hash: string } {
  * would cost more than compiling the one a rebuild needs.
  */
 function schemaAjv(texts: readonly [string, string][], options: Options = {}): Ajv {
-  const ajv = newAjv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, validateSchema: false, ...options });
+  // strictTypes looks at each schema by itself: inlined (below), a definition shared by contexts of
+  // other types ({type: [object, null]} where only an object fits) would be called a mistake.
+  // A test compiles the schemas as written with it.
+  const ajv = newAjv({
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    strictTypes: false,
+    allowUnionTypes: true,
+    validateSchema: false,
+    ...options,
+  });
   // Shown by editors when a pattern fails; our messages use it too.
   ajv.addKeyword('patternErrorMessage');
   // Names how a message suggests the value meant when an enum refuses one (SUGGESTERS).
@@ -82,8 +110,45 @@ function schemaAjv(texts: readonly [string, string][], options: Options = {}): A
       cxt.pass(_`${run}(${cxt.schemaCode}, ${cxt.data}, ${instancePath} + ${cxt.it.errorPath})`);
     },
   });
-  for (const [file, text] of texts) ajv.addSchema(JSON.parse(text) as object, file);
+  const schemas = new Map(texts.map(([file, text]) => [file, JSON.parse(text) as unknown]));
+  for (const [file, schema] of schemas) ajv.addSchema(withWholeNumberChecks(withRefsInlined(schema, file, schemas)) as object, file);
   return ajv;
+}
+
+/**
+ * The schema with every `$ref` replaced by what it refers to. ajv compiles a reference it cannot
+ * inline (one whose target holds references of its own, as a column's does) into a call, and
+ * joins the errors found so far with the call's by Array.concat: a table of 300,000 columns with
+ * an error each copied those errors some 10^10 times. Inlined, each error is pushed once.
+ */
+function withRefsInlined(schema: unknown, file: string, schemas: ReadonlyMap<string, unknown>, seen: readonly string[] = []): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => withRefsInlined(item, file, schemas, seen));
+  if (schema === null || typeof schema !== 'object') return schema;
+  const { $ref: ref, ...rest } = schema as Record<string, unknown>;
+  const node = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, withRefsInlined(value, file, schemas, seen)]));
+  if (typeof ref !== 'string') return ref === undefined ? node : { ...node, $ref: ref };
+  const [target = '', pointer = ''] = ref.split('#');
+  const targetFile = target === '' ? file : target;
+  if (seen.includes(`${targetFile}#${pointer}`)) throw new Error(`schema ${file} refers to itself through ${ref}, which cannot be inlined`);
+  let found: unknown = schemas.get(targetFile);
+  for (const segment of pointer.split('/').slice(1)) found = (found as Record<string, unknown> | undefined)?.[segment];
+  if (found === undefined) throw new Error(`schema ${file} refers to ${ref}, which is not there`);
+  const inlined = withRefsInlined(found, targetFile, schemas, [...seen, `${targetFile}#${pointer}`]);
+  // Keywords beside a reference apply with it, as ajv applies them.
+  return Object.keys(node).length === 0 ? inlined : { ...node, allOf: [...((node.allOf as unknown[] | undefined) ?? []), inlined] };
+}
+
+/** The schema with the WHOLE check added wherever it expects an integer (`"type": "integer"`). */
+function withWholeNumberChecks(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withWholeNumberChecks);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const node = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, withWholeNumberChecks(value)]));
+  const type: unknown = node.type;
+  if (type === 'integer' || (Array.isArray(type) && type.includes('integer'))) {
+    const checks: unknown = node['x-check'];
+    node['x-check'] = checks === undefined ? WHOLE : [...(Array.isArray(checks) ? (checks as unknown[]) : [checks]), WHOLE];
+  }
+  return node;
 }
 
 /** The validators compiled in this process, by the hash of what they were made from. */
@@ -159,41 +224,74 @@ export function validateFiles(
   files: readonly MetadataFile[],
   validators: Validators = compileValidators(),
 ): { valid: MetadataFile[]; diagnostics: Diagnostic[] } {
-  const valid: MetadataFile[] = [];
+  const passing: MetadataFile[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const file of files) {
     const validate = validators[file.kind];
     findings = [];
+    wholes = [];
     const unsafe = unpublishable(file);
-    const passed = validate(file.data) && unsafe.length === 0;
-    for (const { finding, instancePath } of findings) diagnostics.push(describeFinding(file, instancePath, finding));
-    diagnostics.push(...unsafe);
-    if (passed) {
-      valid.push(file);
-      continue;
+    const valid = validate(file.data);
+    const fractions = wholeNumbersWritten(file, wholes);
+    const passed = valid && unsafe.length === 0 && fractions.length === 0;
+    // Each problem is described (and located) only if it is listed: a hostile file can hold a million.
+    const quota = new Quota<() => Diagnostic | undefined>();
+    const listed: Diagnostic[] = [];
+    const list = (kind: string, describe: () => Diagnostic | undefined) => {
+      if (!quota.admit(kind, describe)) return;
+      const diagnostic = describe();
+      if (diagnostic) listed.push(diagnostic);
+    };
+    for (const { finding, instancePath } of findings) list(finding.rule, () => describeFinding(file, instancePath, finding));
+    for (const { kind, describe } of unsafe) list(kind, describe);
+    for (const { kind, describe } of fractions) list(kind, describe);
+    if (!passed) for (const error of validate.errors ?? []) list(error.keyword, () => describeError(file, error));
+    for (const { first, count } of quota.leftOut()) {
+      const diagnostic = first();
+      if (diagnostic) listed.push(leftOut(diagnostic, count));
     }
-    for (const error of validate.errors ?? []) {
-      const diagnostic = describeError(file, error);
-      if (diagnostic) diagnostics.push(diagnostic);
-    }
+    for (const d of dedupe(listed)) diagnostics.push(d);
+    if (passed) passing.push(file);
   }
-  return { valid, diagnostics: dedupe(diagnostics) };
+  return { valid: passing, diagnostics };
 }
 
 /** Half of a surrogate pair without its other half. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Control characters (C0, DEL and C1), which no name may hold. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x01-\x1f\x7f-\x9f]/;
+
+type Problem = 'integer' | 'nul' | 'surrogate' | 'control' | 'markup';
+
+/** The texts the schema browser shows as curator HTML (through its sanitiser). */
+const HTML_KEYS = new Set(['description', 'documentation']);
+
+/** A problem found in a file, described (and located) only when it is listed. */
+interface Found {
+  kind: string;
+  describe: () => Diagnostic | undefined;
+}
+
 /**
  * Values JSON cannot publish as written, which a schema type lets through: whole numbers beyond
  * 2^53 − 1 (`9007199254740993` would be published as …992), NUL characters (`"\0"`) and lone
- * halves of surrogate pairs (`"\uD800"`), in values and in keys. (Infinities and NaN fail every
- * schema type: ajv's numbers are finite.)
+ * halves of surrogate pairs (`"\uD800"`), in values and in keys; and control characters in names,
+ * which the VO outputs cannot write (XML has no place for them), so that two names differing only
+ * in one became the same name there. (Infinities and NaN fail every schema type: ajv's numbers are finite.)
  */
-function unpublishable(file: MetadataFile): Diagnostic[] {
-  const found: { pointer: PathSegment[]; problem: 'integer' | 'nul' | 'surrogate'; key?: boolean }[] = [];
+function unpublishable(file: MetadataFile): Found[] {
+  const found: { pointer: PathSegment[]; problem: Problem; key?: boolean }[] = [];
   const text = (value: string, key?: boolean) => {
     if (value.includes('\0')) found.push({ pointer: [...pointer], problem: 'nul', ...(key ? { key } : {}) });
     if (LONE_SURROGATE.test(value)) found.push({ pointer: [...pointer], problem: 'surrogate', ...(key ? { key } : {}) });
+    const at = pointer[pointer.length - 1];
+    // A node's name (a contact's is a person's, never a key of the VO tables).
+    if (!key && at === 'name' && pointer[pointer.length - 2] !== 'contact' && CONTROL.test(value))
+      found.push({ pointer: [...pointer], problem: 'control' });
+    if (!key && typeof at === 'string' && HTML_KEYS.has(at) && markupTooDeep(value))
+      found.push({ pointer: [...pointer], problem: 'markup' });
   };
   // One path, grown and shrunk as the walk goes: copied only for what is found.
   const pointer: PathSegment[] = [];
@@ -218,29 +316,76 @@ function unpublishable(file: MetadataFile): Diagnostic[] {
     }
   };
   visit(file.data);
-  return found.flatMap(({ pointer, problem, key }) => {
+  // A large whole number is a problem only written as one: 1.0E38 is a float, and floats may be
+  // large (where a whole number is expected, wholeNumbers says so). Decided here, as few are.
+  const problems = found.filter(({ pointer, problem }) => problem !== 'integer' || INTEGER_WRITTEN.test(file.source(pointer) ?? ''));
+  return problems.map(({ pointer, problem, key }) => ({
+    kind: problem,
+    describe: () => describeUnpublishable(file, pointer, problem, key),
+  }));
+}
+
+function describeUnpublishable(file: MetadataFile, pointer: PathSegment[], problem: Problem, key?: boolean): Diagnostic {
+  const written = file.source(pointer);
+  const { line, col } = file.locate(pointer, key ? 'key' : 'value');
+  const place = describePlace(file.data, pointer);
+  const subject = place === '' ? 'the file' : place;
+  const value = getIn(file.data, pointer);
+  const control = typeof value === 'string' ? CONTROL.exec(value)?.[0] : undefined;
+  const message = {
+    integer: `${subject} is ${written ?? ''}, beyond 9007199254740991 (2^53 − 1), the largest whole number JSON readers keep exactly; it would be published as ${String(Number((written ?? '').replaceAll('_', '')))}: write a smaller number`,
+    nul: `${key ? 'the key of ' : ''}${subject} holds a NUL character (\\0), which metadata cannot publish; remove it`,
+    surrogate: `${key ? 'the key of ' : ''}${subject} holds half of a surrogate pair (an escape such as "\\uD800" alone), which is not a character and cannot be written as UTF-8; write the character itself`,
+    control: `${subject} holds a control character (${escapeOf(control ?? '')}), which a name cannot hold: the VO tables cannot write it, and names differing only in one would be the same name there; remove it`,
+    markup: `${subject} nests HTML elements more than ${MAX_MARKUP_DEPTH} deep (an element never closed holds all that follows it), which the schema browser cannot show in reasonable time; close each element you open, or write the text without markup`,
+  }[problem];
+  const rule = {
+    integer: 'values/unsafe-integer',
+    nul: 'values/nul',
+    surrogate: 'values/surrogate',
+    control: 'values/control-character',
+    markup: 'values/markup-depth',
+  }[problem];
+  return { file: file.display, line, col, severity: 'error', rule, message };
+}
+
+/**
+ * Whole numbers where a whole number is expected (an id, a release number) but written with a
+ * fraction or an exponent (`5.0`, `1e3`, `9007199254740993.0`, which is read as …992). Only the
+ * values the fast parser saw written so are looked up in the text; the others are whole as written.
+ */
+function wholeNumbersWritten(file: MetadataFile, found: readonly { value: number; instancePath: string }[]): Found[] {
+  const problems: Found[] = [];
+  for (const { value, instancePath } of found) {
+    if (file.floatWholes && !file.floatWholes.has(value)) continue;
+    const pointer = pointerOf(instancePath);
     const written = file.source(pointer);
-    // Written as a whole number: 1.0E38 is a float, and floats may be large.
-    if (problem === 'integer' && (written === undefined || !/^[-+]?(\d[\d_]*|0x[\da-f_]+|0o[0-7_]+)$/i.test(written))) return [];
-    const { line, col } = file.locate(pointer, key ? 'key' : 'value');
-    const place = describePlace(file.data, pointer);
-    const subject = place === '' ? 'the file' : place;
-    const message = {
-      integer: `${subject} is ${written ?? ''}, beyond 9007199254740991 (2^53 − 1), the largest whole number JSON readers keep exactly; it would be published as ${String(Number((written ?? '').replaceAll('_', '')))}: write a smaller number`,
-      nul: `${key ? 'the key of ' : ''}${subject} holds a NUL character (\\0), which metadata cannot publish; remove it`,
-      surrogate: `${key ? 'the key of ' : ''}${subject} holds half of a surrogate pair (an escape such as "\\uD800" alone), which is not a character and cannot be written as UTF-8; write the character itself`,
-    }[problem];
-    return [
-      {
-        file: file.display,
-        line,
-        col,
-        severity: 'error' as const,
-        rule: `values/${problem === 'integer' ? 'unsafe-integer' : problem}`,
-        message,
+    if (written === undefined || INTEGER_WRITTEN.test(written)) continue;
+    problems.push({
+      kind: 'whole-number',
+      describe: () => {
+        const place = describePlace(file.data, pointer);
+        const { line, col } = file.locate(pointer);
+        const exact = Number.isSafeInteger(value)
+          ? `write ${value}`
+          : `it would be published as ${value}: write a whole number within ±9007199254740991 (2^53 − 1)`;
+        const message = `${place === '' ? 'the file' : place} is written as ${written}, where a whole number is expected; ${exact}`;
+        return { file: file.display, line, col, severity: 'error', rule: 'values/whole-number', message };
       },
-    ];
-  });
+    });
+  }
+  return problems;
+}
+
+/** A number written as a whole number: in decimal, hexadecimal or octal. */
+const INTEGER_WRITTEN = /^[-+]?(\d[\d_]*|0x[\da-f_]+|0o[0-7_]+)$/i;
+
+const escapeOf = (c: string) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+function getIn(data: unknown, pointer: readonly PathSegment[]): unknown {
+  let node = data;
+  for (const segment of pointer) node = (node as Record<string | number, unknown> | undefined)?.[segment];
+  return node;
 }
 
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {

@@ -86,11 +86,31 @@ const TIME_SCALE = /^(?:MJD|JD)$/;
 const NO_UNIT = /^(?:none|null|n\/a|dimensionless|unitless)$/i;
 
 /** undefined when the unit is fine; otherwise what is wrong, in one sentence, with the VOUnit form to write when there is an obvious one. */
+/**
+ * What makes a value no unit at all, whatever the vocabulary: a length or a nesting of
+ * parentheses no unit has. Every other check reads a unit symbol by symbol, naming each it does
+ * not know, and its parser descends into each group: a megabyte was seconds and a message of
+ * megabytes, and thousands of parentheses ran it out of stack.
+ */
+export function unitRefusal(unit: string): string | undefined {
+  if (unit.length > MAX_UNIT_CHARS)
+    return `is ${unit.length.toLocaleString('en')} characters long, where a unit is a few; write the unit alone`;
+  let depth = 0;
+  for (const char of unit) {
+    if (char === ')') depth -= 1;
+    else if (char === '(' && ++depth > MAX_GROUPS)
+      return `has parentheses nested more than ${MAX_GROUPS} deep, where a unit nests one or two; write the unit plainly`;
+  }
+  return undefined;
+}
+
 export function unitProblem(unit: string): string | undefined {
   // '-' and 'None' are this archive's spellings of "no unit"; unknown/UNKNOWN are the spec's reserved words
   // for a unit that has been lost, which the spec says to check for before parsing.
   if (unit === '-' || unit === 'None' || unit === 'unknown' || unit === 'UNKNOWN') return undefined;
   if (unit === '') return "is empty; write '-' for no unit";
+  const refused = unitRefusal(unit);
+  if (refused) return refused;
   const trimmed = unit.trim();
   if (NO_UNIT.test(trimmed)) return "means no unit; write '-'";
   if (FORMAT.test(trimmed)) return "names a format, not a unit; VOUnits have none for dates or sexagesimal angles, so write '-'";
@@ -154,6 +174,12 @@ function syntaxProblem(text: string): string | undefined {
   }
 }
 
+/** The longest unit read: the longest in use (erg.cm**-2.s**-1.Angstrom**-1) is a fifth of it. */
+const MAX_UNIT_CHARS = 200;
+
+/** The deepest nesting of parentheses a unit may have. */
+const MAX_GROUPS = 16;
+
 /**
  * Recursive descent over the VOUnits grammar. The grammar is written for a lexer, but its terminals never
  * overlap where the parser has a choice, so each production reads characters directly:
@@ -172,6 +198,8 @@ function syntaxProblem(text: string): string | undefined {
  */
 class Parser {
   private pos = 0;
+  /** Groups open at this point: each is a few frames of the call stack. */
+  private depth = 0;
 
   constructor(private readonly text: string) {}
 
@@ -237,8 +265,11 @@ class Parser {
 
   private group(inside: () => void): void {
     const open = this.pos;
+    // Units nest a group or two; thousands of parentheses would run the parser out of stack.
+    if (++this.depth > MAX_GROUPS) this.fail(`parentheses are nested more than ${MAX_GROUPS} deep at position ${open + 1}`);
     this.pos += 1;
     inside();
+    this.depth -= 1;
     if (this.peek() !== ')') {
       if (this.atEnd()) this.fail(`the "(" at position ${open + 1} is never closed`);
       this.unexpected();

@@ -5,6 +5,8 @@
 
 import { CONTENT_TYPES, DATA_TYPES, DOCUMENTS, HEADERS, VIEWS, browserSurveyPath, requestTarget } from '../../site/routes.ts';
 import type { View } from '../../site/routes.ts';
+import { html, joinHtml, raw } from '../html.ts';
+import type { Html } from '../html.ts';
 
 export const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
@@ -36,14 +38,12 @@ export function pageJson(value: unknown): string {
   return JSON.stringify(value, null, '\t').replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
-/** Escapes text for an attribute value or anywhere in a page. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
-}
-
-/** Escapes text between tags, where quotes need no escaping (keeps large pages smaller). */
+/**
+ * Escapes the JSON's text, which goes between tags only, where quotes need no escaping (keeps large
+ * pages smaller): the one escaping of its own, for text too large to go through `html` twice.
+ */
 function escapeText(text: string): string {
   return text.replace(/[&<>]/g, (c) => ESCAPES[c] ?? c);
 }
@@ -85,21 +85,23 @@ export const REQUEST = '<!--request-->';
  * alike: nginx runs the same steps in its script (hosting/nginx.ts, NJS), from the same target.
  */
 export function requestHtml(view: View, method: string, target: string): string {
+  return requestMarkup(view, method, target).text;
+}
+
+function requestMarkup(view: View, method: string, target: string): Html {
   const q = target.indexOf('?');
   const query = q < 0 ? '' : target.slice(q + 1);
   // The list needs a data type: the request's when it names one, else the first.
   const asked = lastQueryValue(query, 'data_type');
   const dataType = DATA_TYPES.find((t) => t === asked) ?? DATA_TYPES[0];
-  const list = escapeHtml(VIEWS.list.name);
-  const crumbs =
-    view === 'list'
-      ? list
-      : `<a href="${escapeHtml(requestTarget('list', { data_type: dataType, format: 'api' }))}">${list}</a> / ${escapeHtml(VIEWS[view].name)}`;
-  return (
-    `<nav class="crumbs">${crumbs}</nav>\n<h1>${escapeHtml(VIEWS[view].name)}</h1>\n` +
-    `<div class="formats">Formats:<a href="${escapeHtml(withFormat(target, 'json'))}">json</a><a href="${escapeHtml(withFormat(target, 'api'))}">api</a></div>\n` +
-    `<pre class="request"><b>${escapeHtml(method)}</b> ${escapeHtml(target)}</pre>`
-  );
+  const name = VIEWS[view].name;
+  const list = VIEWS.list.name;
+  const listLink = requestTarget('list', { data_type: dataType, format: 'api' });
+  const crumbs = view === 'list' ? html`${list}` : html`<a href="${listLink}">${list}</a> / ${name}`;
+  return html`<nav class="crumbs">${crumbs}</nav>
+<h1>${name}</h1>
+<div class="formats">Formats:<a href="${withFormat(target, 'json')}">json</a><a href="${withFormat(target, 'api')}">api</a></div>
+<pre class="request"><b>${method}</b> ${target}</pre>`;
 }
 
 /** A query part's name or value as a form decodes it: `+` is a space, then percent escapes (kept as they are when malformed). */
@@ -141,32 +143,34 @@ export function renderBrowsable(page: BrowsablePage): string {
 export function browsableFrame(page: Omit<BrowsablePage, 'pretty'>): [string, string] {
   const name = VIEWS[page.view].name;
   const statusLine = `HTTP ${page.status} ${STATUS_TEXT[page.status] ?? ''}`.trimEnd();
-  const request = page.request ? requestHtml(page.view, page.request.method, page.request.target) : REQUEST;
+  const request = page.request ? requestMarkup(page.view, page.request.method, page.request.target) : raw(REQUEST);
   // The headers of the JSON answer the page shows, as DRF's page shows them.
-  const headers = [`Allow: ${HEADERS.Allow ?? ''}`, `Content-Type: ${CONTENT_TYPES.json}`, `Vary: ${HEADERS.Vary ?? ''}`].map((h) =>
-    h.replace(/^([^:]+):/, '<b>$1:</b>'),
-  );
-  return `<!DOCTYPE html>
+  const headers = [
+    ['Allow', HEADERS.Allow ?? ''],
+    ['Content-Type', CONTENT_TYPES.json],
+    ['Vary', HEADERS.Vary ?? ''],
+  ].map(([header = '', value = '']) => html`<b>${header}:</b> ${value}`);
+  return html`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(name)} – archive-schema</title>
-<style>${STYLE}</style>
+<title>${name} – archive-schema</title>
+<style>${raw(STYLE)}</style>
 </head>
 <body>
-<header>archive-schema API <nav><a href="${escapeHtml(browserLink(page.survey))}">Schema browser</a> · ${NAV}</nav></header>
+<header>archive-schema API <nav><a href="${browserLink(page.survey)}">Schema browser</a> · ${NAV}</nav></header>
 <main>
 ${request}
 <pre class="response"><span class="meta"><b>${statusLine}</b>
-${headers.join('\n')}
+${joinHtml(headers, '\n')}
 </span>
 ${BODY}</pre>
 </main>
 </body>
 </html>
-`.split(BODY) as [string, string];
+`.text.split(BODY) as [string, string];
 }
 
 const BODY = '\u0000body\u0000';
@@ -177,4 +181,7 @@ export function browserLink(survey: string | undefined): string {
 }
 
 /** Where a reader goes from any page: the documents named for the navigation. */
-const NAV = DOCUMENTS.flatMap((d) => (d.nav ? [`<a href="${escapeHtml(d.path)}">${escapeHtml(d.nav)}</a>`] : [])).join(' · ');
+const NAV = joinHtml(
+  DOCUMENTS.flatMap((d) => (d.nav ? [html`<a href="${d.path}">${d.nav}</a>`] : [])),
+  ' · ',
+);

@@ -19,14 +19,15 @@ import { manyTextName } from '../output.ts';
 import { bandChart, skyMap } from './pictures/index.ts';
 import { STYLESHEET_PATH, homePage, inlinePicture, pageHref, releasePage, stylesheet, surveyPage } from './pages/index.ts';
 import type { DataKind, DataRelease, PagePath, ReleaseCounts, Survey } from './pages/index.ts';
-import { escapeHtml } from './pages/html.ts';
+import { html, raw } from '../html.ts';
+import type { Html } from '../html.ts';
 import { childPath, parentPath, releasePath, surveyPath } from './pages/places.ts';
 import { ITEM_TEXT, PAGE_TEXT, SEARCH_TEXT, SKY_TEXT, childText, pagePlace, regionLinks, sharedCrumbs, tailText } from './texts.ts';
 import { jsonLink } from './pages/shell.ts';
 import { isFilePage, rootOf } from './pages/html.ts';
 import { SEARCH_DATA_PATH, SEARCH_TAIL, searchHead } from './search.ts';
 import type { SearchSurvey } from './search.ts';
-import { siteScriptText } from './client/script.ts';
+import { siteScriptText } from './script.ts';
 import { ADDRESS_PATH, ICON_PATH, ICON_SVG, SCRIPT_PATH, addressPage } from './pages/index.ts';
 import type { FacilitySky } from './texts.ts';
 
@@ -86,7 +87,7 @@ export function planBrowser(input: PlanInput): Plan[] {
             if (crumbs === undefined) crumbsFrom.set(root, (crumbs = sharedCrumbs(place, at)));
             return planOf(pageFile(at), [
               piece(fragment, name, crumbs),
-              jsonLink(root, String(survey.data.id)),
+              jsonLink(root, String(survey.data.id)).text,
               piece(fragment, tailText(name)),
             ]);
           };
@@ -103,7 +104,7 @@ export function planBrowser(input: PlanInput): Plan[] {
       counts.set(stub, held);
       releases.push(stub);
       // The release's page: its lines are the files', in the order its sections list them.
-      const marked = releasePage(stub, place, { counts: held, itemsOf: (_kind, listed) => listed.map(() => '\0') });
+      const marked = releasePage(stub, place, { counts: held, itemsOf: (_kind, listed) => listed.map(() => html`\0`) });
       const parts = marked.split('\0');
       const pieces: Piece[] = [];
       parts.forEach((part, i) => {
@@ -127,13 +128,14 @@ export function planBrowser(input: PlanInput): Plan[] {
   const pictures = () =>
     homePictures(
       skies.map(({ fragment, place }) => ({ sky: JSON.parse(textOf(fragment, manyTextName(BROWSER, SKY_TEXT))) as FacilitySky, place })),
-    );
+    ).text;
   const picturesKey = createHash('sha256')
     .update(JSON.stringify(skies.map(({ fragment, place }) => [fragment.key, place])))
     .digest('hex');
   const home = homePage(surveys, {
     countsOf: (r) => countsOf(counts, r),
-    pictures: recall ? recall('home-pictures', picturesKey, pictures) : pictures(),
+    // HTML that homePictures made, in this build or recalled from an earlier one.
+    pictures: raw(recall ? recall('home-pictures', picturesKey, pictures) : pictures()),
     more: apiSection(archive),
   });
   plans.push(planOf(pageHref([]), [home]));
@@ -187,8 +189,8 @@ function bytesOf(bytes: Bytes): Uint8Array {
 }
 
 /** The home page's sky map of every imaging region and chart of every band; nothing without imaging. */
-export function homePictures(skies: readonly { sky: FacilitySky; place: ReturnType<typeof pagePlace> }[]): string {
-  if (skies.length === 0) return '';
+export function homePictures(skies: readonly { sky: FacilitySky; place: ReturnType<typeof pagePlace> }[]): Html {
+  if (skies.length === 0) return html``;
   const home: PagePath = [];
   const regionHref = regionLinks(home);
   const regionPlace = new Map<string, { place: ReturnType<typeof pagePlace>; facility: string }>();
@@ -213,27 +215,32 @@ export function homePictures(skies: readonly { sky: FacilitySky; place: ReturnTy
       },
     },
   );
-  return (
-    `<h2>Imaging</h2>\n<figure class="picture">${inlinePicture(map)}<figcaption>Where the archive's imaging regions lie on the sky.</figcaption></figure>\n` +
-    `<figure class="picture">${inlinePicture(chart)}<figcaption>The archive's imaging bands by central wavelength.</figcaption></figure>\n`
-  );
+  return html`<h2>Imaging</h2>
+<figure class="picture">${inlinePicture(map)}<figcaption>Where the archive's imaging regions lie on the sky.</figcaption></figure>
+<figure class="picture">${inlinePicture(chart)}<figcaption>The archive's imaging bands by central wavelength.</figcaption></figure>
+`;
 }
 
 /** The API's listings, its documents and the download, as the site's front page listed them. */
-export function apiSection(archive: Archive): string {
-  const relative = (target: string) => escapeHtml(target.replace(/^\//, ''));
+export function apiSection(archive: Archive): Html {
+  const relative = (target: string) => target.replace(/^\//, '');
   const lists = DATA_TYPES.map((t) => {
     const target = requestTarget('list', { data_type: t });
-    return `<li><a href="${relative(target)}">${escapeHtml(target)}</a> (<a href="${relative(requestTarget('list', { data_type: t, format: 'api' }))}">browse</a>)</li>`;
-  }).join('');
-  const surveys = archive.surveys
-    .map(
-      (s: SurveyEntry) =>
-        `<li><a href="${relative(requestTarget('detail', { id: s.data.id, format: 'api' }))}">${escapeHtml(s.data.pretty_name)}</a> as JSON</li>`,
-    )
-    .join('');
-  const documents = DOCUMENTS.filter((d) => d.nav)
-    .map((d) => `<li><a href="${relative(d.path)}">${escapeHtml(d.title)}</a></li>`)
-    .join('');
-  return `<section aria-labelledby="api-h">\n<h2 id="api-h">API and downloads</h2>\n<p>The archive's schema as a read-only JSON API. Listings by data type:</p>\n<ul>${lists}</ul>\n<ul>${surveys}</ul>\n<p>To work offline and with other tools:</p>\n<ul>${documents}</ul>\n</section>\n`;
+    const browsable = requestTarget('list', { data_type: t, format: 'api' });
+    return html`<li><a href="${relative(target)}">${target}</a> (<a href="${relative(browsable)}">browse</a>)</li>`;
+  });
+  const surveys = archive.surveys.map((s: SurveyEntry) => {
+    const browsable = requestTarget('detail', { id: s.data.id, format: 'api' });
+    return html`<li><a href="${relative(browsable)}">${s.data.pretty_name}</a> as JSON</li>`;
+  });
+  const documents = DOCUMENTS.filter((d) => d.nav).map((d) => html`<li><a href="${relative(d.path)}">${d.title}</a></li>`);
+  return html`<section aria-labelledby="api-h">
+<h2 id="api-h">API and downloads</h2>
+<p>The archive's schema as a read-only JSON API. Listings by data type:</p>
+<ul>${lists}</ul>
+<ul>${surveys}</ul>
+<p>To work offline and with other tools:</p>
+<ul>${documents}</ul>
+</section>
+`;
 }

@@ -111,19 +111,23 @@ const TOKEN =
  */
 function plainMarkup(html: string): string | undefined {
   const open: string[] = [];
+  let links = 0;
   let out = '';
   let from = 0;
   for (const match of html.matchAll(TOKEN)) {
     const [token, closing, tag, href] = match;
     let kept = token;
     if (href !== undefined) {
-      if (open.includes('a')) return undefined;
+      // Counted, not looked for: markup nested thousands deep would make each look a walk of it.
+      if (links > 0) return undefined;
+      links++;
       open.push('a');
       kept = `<a href="${href}" rel="noopener noreferrer">`;
     } else if (tag === undefined) {
       if (token === '<' || token === '&') return undefined;
     } else if (closing === '/' && tag === 'a') {
       if (open.pop() !== 'a') return undefined;
+      links--;
     } else {
       if (!BARE_TAGS.has(tag)) return undefined;
       if (closing === '') open.push(tag);

@@ -65,7 +65,7 @@ export function pagePlace(
 /** The breadcrumbs a file's page shares with its release's page (home, survey, release), linked from `path`. */
 export function sharedCrumbs(place: ReleasePlace, path: PagePath): string {
   return releaseCrumbs(place)
-    .map((c) => crumbItem(path, c, false))
+    .map((c) => crumbItem(path, c, false).text)
     .join('');
 }
 
@@ -160,13 +160,13 @@ export function browserTexts(api: ApiObject, unit: UnitPlace, kind: KindType): R
     const html = `${page.html.slice(0, at)}\0${page.html.slice(at + shared.length)}`;
     // The survey's id is not the file's: the link to the survey's JSON is left out too, and the page
     // kept in two texts either side of it, for the planner to put the link between.
-    const json = jsonLink(rootOf(page.path), undefined);
+    const json = jsonLink(rootOf(page.path), undefined).text;
     const cut = html.lastIndexOf(json);
     if (cut < 0) throw new Error(`${page.path.join('/')}: no link to the survey's JSON to leave out`);
     texts[page.name] = html.slice(0, cut);
     texts[tailText(page.name)] = html.slice(cut + json.length);
   }
-  texts[ITEM_TEXT] = releaseItem(place, dataKind, api as unknown as CatalogueGroup, itemSize(dataKind, api));
+  texts[ITEM_TEXT] = releaseItem(place, dataKind, api as unknown as CatalogueGroup, itemSize(dataKind, api)).text;
   texts[SEARCH_TEXT] = searchEntry(kind, api, unit);
   if (sky) texts[SKY_TEXT] = JSON.stringify(sky);
   return texts;

@@ -2,7 +2,7 @@
 // with what it is, its size and checksum, and how to verify them.
 
 import { DOCUMENTS, DOWNLOAD_DIR } from '../../site/routes.ts';
-import { escapeHtml } from '../browsable/page.ts';
+import { html, joinHtml } from '../html.ts';
 import { planOf } from '../../site/plan.ts';
 import type { Plan } from '../../site/plan.ts';
 
@@ -45,13 +45,11 @@ export function planDownloadIndex(plans: readonly Plan[], sums: ReadonlyMap<stri
 
 function indexPage(rows: readonly { name: string; size: number; sum: string }[]): string {
   const titles = new Map(DOCUMENTS.map((d) => [d.file.slice(DOWNLOAD_DIR.length + 1), d.title]));
-  const body = rows
-    .map(
-      (r) =>
-        `<tr><td><a href="${escapeHtml(encodeURIComponent(r.name))}">${escapeHtml(r.name)}</a></td><td>${escapeHtml(titles.get(r.name) ?? '')}</td><td class="n">${escapeHtml(sizeText(r.size))}</td><td><code>${r.sum}</code></td></tr>`,
-    )
-    .join('\n');
-  return `<!DOCTYPE html>
+  const body = rows.map((r) => {
+    const link = html`<a href="${encodeURIComponent(r.name)}">${r.name}</a>`;
+    return html`<tr><td>${link}</td><td>${titles.get(r.name)}</td><td class="n">${sizeText(r.size)}</td><td><code>${r.sum}</code></td></tr>`;
+  });
+  return html`<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Download the archive's schema</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:72rem}table{border-collapse:collapse}td,th{padding:.3rem .6rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}.n{text-align:right;white-space:nowrap}code{font-size:.85em;word-break:break-all}pre{background:#f4f4f4;padding:.6rem}</style>
@@ -62,8 +60,8 @@ function indexPage(rows: readonly { name: string; size: number; sum: string }[])
 <table>
 <thead><tr><th>file</th><th>what it is</th><th>size</th><th>SHA-256</th></tr></thead>
 <tbody>
-${body}
-<tr><td><a href="SHA256SUMS">SHA256SUMS</a></td><td>${escapeHtml(titles.get('SHA256SUMS') ?? '')}</td><td class="n"></td><td>this page and every file above</td></tr>
+${joinHtml(body, '\n')}
+<tr><td><a href="SHA256SUMS">SHA256SUMS</a></td><td>${titles.get('SHA256SUMS')}</td><td class="n"></td><td>this page and every file above</td></tr>
 </tbody>
 </table>
 <h2>Verifying a download</h2>
@@ -73,5 +71,5 @@ ${body}
 <p><a href="../">The site's front page</a> · <a href="../api/docs/">API reference</a></p>
 </body>
 </html>
-`;
+`.text;
 }

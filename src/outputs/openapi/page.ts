@@ -3,7 +3,9 @@
 // document alone, so it cannot say anything the JSON does not. It loads nothing: no script, font,
 // style sheet or image, from this site or another, and every text in it is escaped.
 
-import { STATUS_TEXT, escapeHtml } from '../browsable/page.ts';
+import { STATUS_TEXT } from '../browsable/page.ts';
+import { html, joinHtml, raw } from '../html.ts';
+import type { Html } from '../html.ts';
 import { OPENAPI_PATH } from './document.ts';
 
 type Json = Record<string, unknown>;
@@ -57,17 +59,19 @@ table{border-collapse:collapse;margin:.5rem 0;width:100%}th,td{border:1px solid 
 nav ul{columns:2}h3 code{font-size:1.05rem}p.body{font-weight:bold;margin-bottom:0}ul.headers{margin-top:0}`;
 
 /** Paragraphs of a description (its text is shown as written, never read as markup). */
-function prose(text: unknown): string {
+function prose(text: unknown): Html {
   const value = asString(text);
-  if (value === '') return '';
-  return value
-    .split(/\n{2,}/)
-    .map((p) => `<p>${escapeHtml(p)}</p>`)
-    .join('\n');
+  return joinHtml(value === '' ? [] : value.split(/\n{2,}/).map((p) => html`<p>${p}</p>`), '\n');
 }
 
-const code = (text: string): string => `<code>${escapeHtml(text)}</code>`;
-const json = (value: unknown): string => escapeHtml(JSON.stringify(value));
+const code = (text: string): Html => html`<code>${text}</code>`;
+
+/** Blocks one a line, leaving out those that are empty. */
+const lines = (blocks: readonly Html[]): Html =>
+  joinHtml(
+    blocks.filter((b) => b.text !== ''),
+    '\n',
+  );
 
 /** Anchors of paths and operations: a slug of the path, kept unique. */
 class Anchors {
@@ -109,49 +113,61 @@ class Renderer {
   }
 
   /** A link to the component a ref names, labelled with its name unless said. */
-  refLink(ref: string, label?: string): string {
+  refLink(ref: string, label?: string): Html {
     const component = componentOf(ref);
     if (!component) return code(ref);
-    return `<a href="#${escapeHtml(componentAnchor(component.section, component.name))}">${escapeHtml(label ?? component.name)}</a>`;
+    return html`<a href="#${componentAnchor(component.section, component.name)}">${label ?? component.name}</a>`;
   }
 
   /** A schema's type in a few words: links to named schemas, constants and choices as JSON. */
-  typeText(value: unknown): string {
+  typeText(value: unknown): Html {
     const schema = asObject(value);
     if (typeof schema.$ref === 'string') return this.refLink(schema.$ref);
     if ('const' in schema) return code(JSON.stringify(schema.const));
-    if (Array.isArray(schema.enum)) return `one of ${schema.enum.map((v) => code(JSON.stringify(v))).join(', ')}`;
+    if (Array.isArray(schema.enum))
+      return html`one of ${joinHtml(
+        schema.enum.map((v) => code(JSON.stringify(v))),
+        ', ',
+      )}`;
     for (const [key, joiner] of [
       ['anyOf', ' or '],
       ['oneOf', ' or '],
       ['allOf', ' and '],
     ] as const) {
       const members = schema[key];
-      if (Array.isArray(members)) return members.map((m) => this.typeText(m)).join(joiner);
+      if (Array.isArray(members))
+        return joinHtml(
+          members.map((m) => this.typeText(m)),
+          joiner,
+        );
     }
     const types = Array.isArray(schema.type) ? schema.type.map(asString) : schema.type === undefined ? [] : [asString(schema.type)];
-    const words = types.map((type) => {
-      if (type === 'object' && !isObject(schema.properties) && isObject(schema.additionalProperties)) {
-        return `object, each key's value ${this.typeText(schema.additionalProperties)}`;
-      }
-      if (type !== 'array') return escapeHtml(type);
-      if (Array.isArray(schema.prefixItems)) {
-        const tuple = `[${schema.prefixItems.map((m) => this.typeText(m)).join(', ')}]`;
-        return schema.items === false ? tuple : `${tuple}, then ${schema.items === undefined ? 'anything' : this.typeText(schema.items)}`;
-      }
-      return schema.items === undefined ? 'array' : `array of ${this.typeText(schema.items)}`;
-    });
-    if (words.length > 0) return words.join(' or ');
-    return schema.contentMediaType === undefined ? 'any' : `bytes (${escapeHtml(asString(schema.contentMediaType))})`;
+    const words = types.map((type) => this.typeWord(schema, type));
+    if (words.length > 0) return joinHtml(words, ' or ');
+    return schema.contentMediaType === undefined ? html`any` : html`bytes (${asString(schema.contentMediaType)})`;
   }
 
-  constraints(value: unknown): string {
+  /** One of a schema's types in words: an object of values, an array or tuple of items, or the type's name. */
+  typeWord(schema: Json, type: string): Html {
+    if (type === 'object' && !isObject(schema.properties) && isObject(schema.additionalProperties)) {
+      return html`object, each key's value ${this.typeText(schema.additionalProperties)}`;
+    }
+    if (type !== 'array') return html`${type}`;
+    if (Array.isArray(schema.prefixItems)) {
+      const members = schema.prefixItems.map((m) => this.typeText(m));
+      const tuple = html`[${joinHtml(members, ', ')}]`;
+      return schema.items === false ? tuple : html`${tuple}, then ${schema.items === undefined ? 'anything' : this.typeText(schema.items)}`;
+    }
+    return schema.items === undefined ? html`array` : html`array of ${this.typeText(schema.items)}`;
+  }
+
+  constraints(value: unknown): Html {
     const schema = asObject(value);
     // Patterns, formats and media types are read as written; numbers and defaults as JSON.
     const shown = (value: unknown, key: string) => code(typeof value === 'string' && TEXTUAL.has(key) ? value : JSON.stringify(value));
-    const items = CONSTRAINTS.filter((k) => k in schema).map((k) => `${escapeHtml(k)}: ${shown(schema[k], k)}`);
-    if (schema.additionalProperties === false) items.push('no other keys');
-    return items.length > 0 ? `<span class="muted">${items.join('; ')}</span>` : '';
+    const items = CONSTRAINTS.filter((k) => k in schema).map((k) => html`${k}: ${shown(schema[k], k)}`);
+    if (schema.additionalProperties === false) items.push(html`no other keys`);
+    return items.length > 0 ? html`<span class="muted">${joinHtml(items, '; ')}</span>` : html``;
   }
 
   /** Inline schemas inside this one that have properties of their own, to be shown as tables too. */
@@ -169,113 +185,124 @@ class Renderer {
   }
 
   /** A schema for reading: its type, description, constraints and, for objects, a table of keys. */
-  schema(value: unknown): string {
+  schema(value: unknown): Html {
     const schema = asObject(value);
-    const parts = [`<p>Type: ${this.typeText(schema)}${schema.deprecated === true ? ' (deprecated)' : ''}</p>`];
+    const parts = [html`<p>Type: ${this.typeText(schema)}${schema.deprecated === true && ' (deprecated)'}</p>`];
     if (typeof schema.$ref !== 'string') parts.push(prose(schema.description), this.constraints(schema));
     const objects = isObject(schema.properties) ? [schema] : this.nested(schema);
     for (const object of objects) parts.push(this.properties(object));
-    return parts.filter((p) => p !== '').join('\n');
+    return lines(parts);
   }
 
-  properties(object: Json): string {
+  properties(object: Json): Html {
     const required = new Set(Array.isArray(object.required) ? object.required.map(asString) : []);
     const rows = Object.entries(asObject(object.properties)).map(([name, value]) => {
-      const nested = this.nested(value)
-        .map((n) => this.properties(n))
-        .join('\n');
-      const about = [prose(asObject(value).description), this.constraints(value), nested].filter((p) => p !== '').join('\n');
-      return `<tr><td>${code(name)}</td><td>${required.has(name) ? 'yes' : 'no'}</td><td>${this.typeText(value)}</td><td>${about}</td></tr>`;
+      const nested = lines(this.nested(value).map((n) => this.properties(n)));
+      const about = lines([prose(asObject(value).description), this.constraints(value), nested]);
+      return html`<tr><td>${code(name)}</td><td>${required.has(name) ? 'yes' : 'no'}</td><td>${this.typeText(value)}</td><td>${about}</td></tr>`;
     });
     const others =
-      object.additionalProperties === false ? '' : isObject(object.additionalProperties) ? this.typeText(object.additionalProperties) : '';
-    return `<table><thead><tr><th>key, in order</th><th>required</th><th>type</th><th>description</th></tr></thead><tbody>
-${rows.join('\n')}${others === '' ? '' : `\n<tr><td><em>any other</em></td><td>no</td><td>${others}</td><td></td></tr>`}
+      object.additionalProperties !== false && isObject(object.additionalProperties) ? this.typeText(object.additionalProperties) : html``;
+    const otherRow = others.text !== '' && html`\n<tr><td><em>any other</em></td><td>no</td><td>${others}</td><td></td></tr>`;
+    return html`<table><thead><tr><th>key, in order</th><th>required</th><th>type</th><th>description</th></tr></thead><tbody>
+${joinHtml(rows, '\n')}${otherRow}
 </tbody></table>`;
   }
 
-  parameterRows(parameters: unknown): string {
-    if (!Array.isArray(parameters) || parameters.length === 0) return '';
+  parameterRows(parameters: unknown): Html {
+    if (!Array.isArray(parameters) || parameters.length === 0) return html``;
     const rows = parameters.map((p) => {
       const parameter = this.resolve(p);
       const ref = asString(asObject(p).$ref);
       const name = code(asString(parameter.name));
       const schema = asObject(parameter.schema);
-      return `<tr><td>${ref ? `${name} (${this.refLink(ref)})` : name}</td><td>${escapeHtml(asString(parameter.in))}</td><td>${
-        parameter.required === true ? 'yes' : 'no'
-      }</td><td>${this.typeText(schema)} ${this.constraints(schema)}</td><td>${prose(parameter.description)}</td></tr>`;
+      const cells = [
+        html`<td>${name}${ref && html` (${this.refLink(ref)})`}</td>`,
+        html`<td>${asString(parameter.in)}</td>`,
+        html`<td>${parameter.required === true ? 'yes' : 'no'}</td>`,
+        html`<td>${this.typeText(schema)} ${this.constraints(schema)}</td>`,
+        html`<td>${prose(parameter.description)}</td>`,
+      ];
+      return html`<tr>${cells}</tr>`;
     });
-    return `<table><thead><tr><th>parameter</th><th>in</th><th>required</th><th>values</th><th>description</th></tr></thead><tbody>
-${rows.join('\n')}
+    return html`<table><thead><tr><th>parameter</th><th>in</th><th>required</th><th>values</th><th>description</th></tr></thead><tbody>
+${joinHtml(rows, '\n')}
 </tbody></table>`;
   }
 
   /** Headers one a line: a component's name links to its meaning, another header says its own. */
-  headerRows(headers: unknown): string {
+  headerRows(headers: unknown): Html {
     const entries = Object.entries(asObject(headers));
-    if (entries.length === 0) return '';
+    if (entries.length === 0) return html``;
     const rows = entries.map(([name, h]) => {
       const header = this.resolve(h);
       const ref = asString(asObject(h).$ref);
-      const about = ref ? '' : escapeHtml(asString(header.description));
-      return `<li>${ref ? this.refLink(ref, name) : code(name)}: ${this.typeText(header.schema)}${about ? ` <span class="muted">(${about})</span>` : ''}</li>`;
+      const about = ref ? '' : asString(header.description);
+      return html`<li>${ref ? this.refLink(ref, name) : code(name)}: ${this.typeText(header.schema)}${about && html` <span class="muted">(${about})</span>`}</li>`;
     });
-    return `<p>Headers:</p>\n<ul class="headers">\n${rows.join('\n')}\n</ul>`;
+    return html`<p>Headers:</p>
+<ul class="headers">
+${joinHtml(rows, '\n')}
+</ul>`;
   }
 
   /** A header component in full: its value and what it means. */
-  headerComponent(value: unknown): string {
+  headerComponent(value: unknown): Html {
     const header = this.resolve(value);
-    return `<p>Value: ${this.typeText(header.schema)}</p>\n${prose(header.description)}`;
+    return html`<p>Value: ${this.typeText(header.schema)}</p>\n${prose(header.description)}`;
   }
 
-  examples(media: Json): string {
-    const out: string[] = [];
-    if ('example' in media) out.push(`<p>Example:</p>\n<pre>${json(media.example)}</pre>`);
+  examples(media: Json): Html {
+    const out: Html[] = [];
+    if ('example' in media) out.push(html`<p>Example:</p>\n<pre>${JSON.stringify(media.example)}</pre>`);
     for (const [name, e] of Object.entries(asObject(media.examples))) {
       const example = this.resolve(e);
-      out.push(`<p>Example ${code(name)}:</p>\n<pre>${json(example.value)}</pre>`);
+      out.push(html`<p>Example ${code(name)}:</p>\n<pre>${JSON.stringify(example.value)}</pre>`);
     }
-    return out.join('\n');
+    return joinHtml(out, '\n');
   }
 
-  response(anchor: string, status: string, value: unknown): string {
+  response(anchor: string, status: string, value: unknown): Html {
     const response = this.resolve(value);
     const ref = asString(asObject(value).$ref);
     const reason = STATUS_TEXT[Number(status)] ?? '';
     const content = Object.entries(asObject(response.content)).map(([type, m]) => {
       const media = asObject(m);
-      const body = 'schema' in media ? this.schema(media.schema) : '<p>Bytes, as the file holds them.</p>';
-      return `<p class="body">Body, ${code(type)}:</p>\n${body}\n${this.examples(media)}`;
+      const body = 'schema' in media ? this.schema(media.schema) : html`<p>Bytes, as the file holds them.</p>`;
+      return html`<p class="body">Body, ${code(type)}:</p>\n${body}\n${this.examples(media)}`;
     });
-    return `<div class="response" id="${escapeHtml(anchor)}"><h5><a href="#${escapeHtml(anchor)}"><span class="status">${escapeHtml(status)}</span> ${escapeHtml(
-      reason,
-    )}</a>${ref ? ` (${this.refLink(ref)})` : ''}</h5>
+    const heading = html`<a href="#${anchor}"><span class="status">${status}</span> ${reason}</a>${ref && html` (${this.refLink(ref)})`}`;
+    return html`<div class="response" id="${anchor}"><h5>${heading}</h5>
 ${prose(response.description)}
 ${this.headerRows(response.headers)}
-${content.join('\n') || '<p>No body.</p>'}
+${content.length > 0 ? joinHtml(content, '\n') : html`<p>No body.</p>`}
 </div>`;
   }
 
-  operation(anchor: string, method: string, path: string, value: unknown): string {
+  operation(anchor: string, method: string, path: string, value: unknown): Html {
     const operation = asObject(value);
     const responses = Object.entries(asObject(operation.responses)).map(([status, r]) => this.response(`${anchor}-${status}`, status, r));
-    const tags = Array.isArray(operation.tags) ? operation.tags.map((t) => code(asString(t))).join(', ') : '';
+    const tags =
+      Array.isArray(operation.tags) &&
+      operation.tags.length > 0 &&
+      joinHtml(
+        operation.tags.map((t) => code(asString(t))),
+        ', ',
+      );
     const id = asString(operation.operationId);
-    return `<article class="op" id="${escapeHtml(anchor)}">
-<h4><a href="#${escapeHtml(anchor)}"><span class="method ${escapeHtml(method)}">${escapeHtml(method.toUpperCase())}</span> ${code(path)}</a></h4>
-<p><strong>${escapeHtml(asString(operation.summary))}</strong>${id ? ` <span class="muted">operationId ${code(id)}</span>` : ''}${
-      tags ? ` <span class="muted">tags ${tags}</span>` : ''
-    }</p>
+    const notes = [id && html` <span class="muted">operationId ${code(id)}</span>`, tags && html` <span class="muted">tags ${tags}</span>`];
+    return html`<article class="op" id="${anchor}">
+<h4><a href="#${anchor}"><span class="method ${method}">${method.toUpperCase()}</span> ${code(path)}</a></h4>
+<p><strong>${asString(operation.summary)}</strong>${notes}</p>
 ${prose(operation.description)}
 ${this.parameterRows(operation.parameters)}
-${responses.join('\n')}
+${joinHtml(responses, '\n')}
 </article>`;
   }
 }
 
 /** The path as a link when it can be opened as it is: no template, and a GET that needs no parameter. */
-function pathTitle(render: Renderer, path: string, item: Json): string {
+function pathTitle(render: Renderer, path: string, item: Json): Html {
   const get = asObject(item.get);
   const list = (value: unknown): unknown[] => (Array.isArray(value) ? (value as unknown[]) : []);
   const parameters = [...list(item.parameters), ...list(get.parameters)];
@@ -286,20 +313,66 @@ function pathTitle(render: Renderer, path: string, item: Json): string {
     !path.includes('{') &&
     isObject(asObject(get.responses)['200']) &&
     !parameters.some((p) => render.resolve(p).required === true);
-  return opens ? `<a href="${escapeHtml(path)}">${code(path)}</a>` : code(path);
+  return opens ? html`<a href="${path}">${code(path)}</a>` : code(path);
 }
 
 /** The whole page for an OpenAPI 3.x document. */
 export function apiReferencePage(document: Record<string, unknown>): string {
   const render = new Renderer(document);
-  const anchors = new Anchors();
   const info = asObject(document.info);
   const title = asString(info.title) || 'API';
-  const paths = Object.entries(asObject(document.paths));
-  const components = asObject(document.components);
+  const paths = pathSections(render, document);
+  const components = componentSections(render, asObject(document.components));
+  const servers = Array.isArray(document.servers)
+    ? document.servers.map((s) => html`<li>${code(asString(asObject(s).url))} ${asString(asObject(s).description)}</li>`)
+    : [];
+  const license = asObject(info.license);
+  const source = isObject(asObject(document.paths)[OPENAPI_PATH])
+    ? html`<a href="${OPENAPI_PATH}">${code(OPENAPI_PATH)}</a>`
+    : 'the OpenAPI document';
+  const licensed = license.name ? html`; license ${asString(license.identifier) || asString(license.name)}` : '';
 
-  const toc: string[] = [];
-  const pathSections = paths.map(([path, value]) => {
+  return html`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">
+<title>${title} ${asString(info.version)}: API reference</title>
+<style>${raw(STYLE)}</style>
+</head>
+<body>
+<header>
+<h1>${title} <span class="muted">${asString(info.version)}</span></h1>
+<p class="muted">The reference of ${source} (OpenAPI ${asString(document.openapi)})${licensed}. Paths are relative to the site.</p>
+${prose(info.description)}
+${servers.length > 0 && html`<p>Servers:</p>\n<ul>\n${joinHtml(servers, '\n')}\n</ul>`}
+</header>
+<nav>
+<h2>Contents</h2>
+<ul>
+<li><a href="#paths">Paths</a></li>
+${joinHtml(paths.toc, '\n')}
+${joinHtml(components.toc, '\n')}
+</ul>
+</nav>
+<main>
+<section id="paths">
+<h2>Paths</h2>
+${joinHtml(paths.sections, '\n')}
+</section>
+${joinHtml(components.sections, '\n')}
+</main>
+</body>
+</html>
+`.text;
+}
+
+/** Each path's section, with its operations, and its line in the contents. */
+function pathSections(render: Renderer, document: Json): { toc: Html[]; sections: Html[] } {
+  const anchors = new Anchors();
+  const toc: Html[] = [];
+  const sections = Object.entries(asObject(document.paths)).map(([path, value]) => {
     const item = asObject(value);
     const pathAnchor = anchors.take('path', path);
     const operations = OPERATIONS.filter((m) => isObject(item[m])).map((method) => {
@@ -307,23 +380,27 @@ export function apiReferencePage(document: Record<string, unknown>): string {
       const anchor = anchors.take('op', asString(operation.operationId) || `${method}-${path}`);
       return { method, anchor, html: render.operation(anchor, method, path, operation) };
     });
-    toc.push(
-      `<li><a href="#${escapeHtml(pathAnchor)}">${code(path)}</a>: ${operations
-        .map((o) => `<a href="#${escapeHtml(o.anchor)}">${escapeHtml(o.method.toUpperCase())}</a>`)
-        .join(' ')}</li>`,
-    );
+    const links = operations.map((o) => html`<a href="#${o.anchor}">${o.method.toUpperCase()}</a>`);
+    toc.push(html`<li><a href="#${pathAnchor}">${code(path)}</a>: ${joinHtml(links, ' ')}</li>`);
+    const summary = item.summary ? html`<p><strong>${asString(item.summary)}</strong></p>` : '';
     const parameters = render.parameterRows(item.parameters);
-    return `<section class="path" id="${escapeHtml(pathAnchor)}">
+    const shared = parameters.text !== '' && html`<p>Parameters of every operation on this path:</p>\n${parameters}`;
+    const bodies = operations.map((o) => o.html);
+    return html`<section class="path" id="${pathAnchor}">
 <h3>${pathTitle(render, path, item)}</h3>
-${item.summary ? `<p><strong>${escapeHtml(asString(item.summary))}</strong></p>` : ''}
+${summary}
 ${prose(item.description)}
-${parameters ? `<p>Parameters of every operation on this path:</p>\n${parameters}` : ''}
-${operations.map((o) => o.html).join('\n')}
+${shared}
+${joinHtml(bodies, '\n')}
 </section>`;
   });
+  return { toc, sections };
+}
 
-  const componentSections: string[] = [];
-  const componentToc: string[] = [];
+/** The sections of the schemas, parameters, headers and responses, and their lines in the contents. */
+function componentSections(render: Renderer, components: Json): { toc: Html[]; sections: Html[] } {
+  const toc: Html[] = [];
+  const sections: Html[] = [];
   for (const [section, heading] of [
     ['schemas', 'Schemas'],
     ['parameters', 'Parameters'],
@@ -333,69 +410,24 @@ ${operations.map((o) => o.html).join('\n')}
     const entries = Object.entries(asObject(components[section]));
     if (entries.length === 0) continue;
     const id = `components-${section}`;
-    componentToc.push(
-      `<li><a href="#${id}">${heading}</a>: ${entries
-        .map(([name]) => `<a href="#${escapeHtml(componentAnchor(section, name))}">${escapeHtml(name)}</a>`)
-        .join(', ')}</li>`,
-    );
-    const blocks = entries.map(([name, value]) => {
-      const anchor = componentAnchor(section, name);
-      let body: string;
-      if (section === 'schemas') body = render.schema(value);
-      else if (section === 'parameters') body = render.parameterRows([value]);
-      else if (section === 'headers') body = render.headerComponent(value);
-      else body = render.response(`${anchor}-body`, '', value);
-      return `<section id="${escapeHtml(anchor)}">
-<h3><a href="#${escapeHtml(anchor)}">${escapeHtml(name)}</a></h3>
-${body}
-<details><summary>As JSON</summary><pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre></details>
-</section>`;
-    });
-    componentSections.push(`<section id="${id}">\n<h2>${heading}</h2>\n${blocks.join('\n')}\n</section>`);
+    const links = entries.map(([name]) => html`<a href="#${componentAnchor(section, name)}">${name}</a>`);
+    toc.push(html`<li><a href="#${id}">${heading}</a>: ${joinHtml(links, ', ')}</li>`);
+    const blocks = entries.map(([name, value]) => componentBlock(render, section, name, value));
+    sections.push(html`<section id="${id}">\n<h2>${heading}</h2>\n${joinHtml(blocks, '\n')}\n</section>`);
   }
+  return { toc, sections };
+}
 
-  const servers = Array.isArray(document.servers)
-    ? document.servers.map((s) => `<li>${code(asString(asObject(s).url))} ${escapeHtml(asString(asObject(s).description))}</li>`).join('\n')
-    : '';
-  const license = asObject(info.license);
-  const source = isObject(asObject(document.paths)[OPENAPI_PATH])
-    ? `<a href="${escapeHtml(OPENAPI_PATH)}">${code(OPENAPI_PATH)}</a>`
-    : 'the OpenAPI document';
-
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">
-<title>${escapeHtml(title)} ${escapeHtml(asString(info.version))}: API reference</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<header>
-<h1>${escapeHtml(title)} <span class="muted">${escapeHtml(asString(info.version))}</span></h1>
-<p class="muted">The reference of ${source} (OpenAPI ${escapeHtml(asString(document.openapi))})${
-    license.name ? `; license ${escapeHtml(asString(license.identifier) || asString(license.name))}` : ''
-  }. Paths are relative to the site.</p>
-${prose(info.description)}
-${servers ? `<p>Servers:</p>\n<ul>\n${servers}\n</ul>` : ''}
-</header>
-<nav>
-<h2>Contents</h2>
-<ul>
-<li><a href="#paths">Paths</a></li>
-${toc.join('\n')}
-${componentToc.join('\n')}
-</ul>
-</nav>
-<main>
-<section id="paths">
-<h2>Paths</h2>
-${pathSections.join('\n')}
-</section>
-${componentSections.join('\n')}
-</main>
-</body>
-</html>
-`;
+function componentBlock(render: Renderer, section: string, name: string, value: unknown): Html {
+  const anchor = componentAnchor(section, name);
+  let body: Html;
+  if (section === 'schemas') body = render.schema(value);
+  else if (section === 'parameters') body = render.parameterRows([value]);
+  else if (section === 'headers') body = render.headerComponent(value);
+  else body = render.response(`${anchor}-body`, '', value);
+  return html`<section id="${anchor}">
+<h3><a href="#${anchor}">${name}</a></h3>
+${body}
+<details><summary>As JSON</summary><pre>${JSON.stringify(value, null, 2)}</pre></details>
+</section>`;
 }

@@ -1,12 +1,12 @@
-// What every page of the schema browser is made with: escaping, the pages' paths and the relative
-// links between them, and the small pieces shown on several pages (a node's prose, units, UCDs).
+// What every page of the schema browser is made with: the pages' paths and the relative links
+// between them, and the small pieces shown on several pages (a node's prose, units, UCDs).
+// Pages are written with `html` (outputs/html.ts), which escapes every value put into them.
 
-import { escapeHtml } from '../../browsable/page.ts';
+import { html, joinHtml, raw } from '../../html.ts';
+import type { Html } from '../../html.ts';
 import { ucdVocabulary } from '../../../vocabularies/ucd.ts';
 import { sanitiseHtml } from '../sanitise.ts';
 import type { Contact, Node } from './types.ts';
-
-export { escapeHtml };
 
 /**
  * A name as one segment of a page's path, percent-encoded. A name made only of dots would climb out
@@ -86,28 +86,29 @@ export function isPlaceholder(text: string | null | undefined): boolean {
 }
 
 /** A unit; "no unit" in muted text for the archive's `-`, `None` or empty, and "not recorded" for null, which is not known. */
-export function unitHtml(unit: string | null): string {
-  if (unit === null) return '<span class="muted">not recorded</span>';
-  return isPlaceholder(unit) ? '<span class="muted">no unit</span>' : `<code>${escapeHtml(unit)}</code>`;
+export function unitHtml(unit: string | null): Html {
+  if (unit === null) return html`<span class="muted">not recorded</span>`;
+  return isPlaceholder(unit) ? html`<span class="muted">no unit</span>` : html`<code>${unit}</code>`;
 }
 
+// Curator HTML reaches a page only through these two, raw once the sanitiser's allow-list has made it safe.
+
 /** A node's short description, curator HTML made safe; a muted note when it has none. */
-export function descriptionHtml(description: string | null, none = 'no description'): string {
-  return isPlaceholder(description) ? `<span class="muted">${escapeHtml(none)}</span>` : sanitiseHtml(description ?? '');
+export function descriptionHtml(description: string | null, none = 'no description'): Html {
+  return isPlaceholder(description) ? html`<span class="muted">${none}</span>` : raw(sanitiseHtml(description ?? ''));
 }
 
 /** A node's longer documentation, made safe, in its own block; nothing when it has none. */
-export function documentationHtml(node: Pick<Node, 'documentation'>): string {
+export function documentationHtml(node: Pick<Node, 'documentation'>): Html {
   const clean = isPlaceholder(node.documentation) ? '' : sanitiseHtml(node.documentation).trim();
-  return clean === '' ? '' : `<section class="prose" aria-label="Documentation">${clean}</section>\n`;
+  return clean === '' ? html`` : html`<section class="prose" aria-label="Documentation">${raw(clean)}</section>\n`;
 }
 
 /** A contact as a mailto link. */
-export function contactHtml(contact: Contact | null): string {
-  if (!contact) return '<span class="muted">none</span>';
+export function contactHtml(contact: Contact | null): Html {
+  if (!contact) return html`<span class="muted">none</span>`;
   const email = contact.email.trim();
-  const name = escapeHtml(contact.name);
-  return /^[^\s@<>"]+@[^\s@<>"]+$/.test(email) ? `<a href="mailto:${escapeHtml(email)}">${name}</a>` : name;
+  return /^[^\s@<>"]+@[^\s@<>"]+$/.test(email) ? html`<a href="mailto:${email}">${contact.name}</a>` : html`${contact.name}`;
 }
 
 /** A number as people read it: thousands grouped with a thin space, the same on every machine. */
@@ -122,7 +123,7 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 
 /** The date part of an API timestamp. */
 export function day(timestamp: string): string {
-  return escapeHtml(timestamp.slice(0, 10));
+  return timestamp.slice(0, 10);
 }
 
 /**
@@ -130,7 +131,7 @@ export function day(timestamp: string): string {
  * reader sees (touch screens, print and screen readers too). `-` is an undefined UCD; a word the
  * vocabulary does not list is shown as written.
  */
-export function ucdHtml(ucd: string): string {
+export function ucdHtml(ucd: string): Html {
   // A table's columns share a few UCDs: each is explained once per thread.
   let html = UCD_HTML.get(ucd);
   if (html === undefined) {
@@ -141,10 +142,10 @@ export function ucdHtml(ucd: string): string {
   return html;
 }
 
-const UCD_HTML = new Map<string, string>();
+const UCD_HTML = new Map<string, Html>();
 
-function explainUcd(ucd: string): string {
-  if (isPlaceholder(ucd)) return '<span class="muted">undefined</span>';
+function explainUcd(ucd: string): Html {
+  if (isPlaceholder(ucd)) return html`<span class="muted">undefined</span>`;
   const words = ucdVocabulary().words;
   const parts = ucd.split(';').map((raw) => {
     const bare = raw.includes(':') ? raw.slice(raw.indexOf(':') + 1) : raw;
@@ -152,26 +153,32 @@ function explainUcd(ucd: string): string {
     return { raw, description: entry?.description };
   });
   // Each word's description once (hover titles as well would double a table page's weight).
-  const code = parts.map((p) => escapeHtml(p.raw)).join(';<wbr>');
+  const code = joinHtml(
+    parts.map((p) => p.raw),
+    html`;<wbr>`,
+  );
   const explained = parts.filter((p) => p.description);
   const list = explained.length
-    ? `<dl class="ucd-words">${explained.map((p) => `<dt>${escapeHtml(p.raw)}</dt><dd>${escapeHtml(p.description ?? '')}</dd>`).join('')}</dl>`
+    ? html`<dl class="ucd-words">${explained.map((p) => html`<dt>${p.raw}</dt><dd>${p.description}</dd>`)}</dl>`
     : '';
-  return `<code class="ucd">${code}</code>${list}`;
+  return html`<code class="ucd">${code}</code>${list}`;
 }
 
-/** A definition list of label → HTML pairs, leaving out those without a value. */
-export function facts(pairs: readonly (readonly [string, string | undefined])[]): string {
-  const shown = pairs.filter((p): p is readonly [string, string] => p[1] !== undefined && p[1] !== '');
-  return shown.length ? `<dl class="facts">${shown.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${v}</dd>`).join('')}</dl>\n` : '';
+/** A fact's value: text, or HTML; left out when undefined or empty text. */
+export type Fact = readonly [label: string, value: Html | string | undefined];
+
+/** A definition list of label → value pairs, leaving out those without a value. */
+export function facts(pairs: readonly Fact[]): Html {
+  const shown = pairs.filter((p) => p[1] !== undefined && p[1] !== '');
+  return shown.length ? html`<dl class="facts">${shown.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>\n` : html``;
 }
 
 /** The common facts of a node: version, file, dates and contact. */
-export function nodeFacts(node: Node, extra: readonly (readonly [string, string | undefined])[] = []): string {
-  const file = node.file_name ? `<code>${escapeHtml((node.file_path ?? '') + node.file_name)}</code>` : undefined;
+export function nodeFacts(node: Node, extra: readonly Fact[] = []): Html {
+  const file = node.file_name ? html`<code>${(node.file_path ?? '') + node.file_name}</code>` : undefined;
   return facts([
     ...extra,
-    ['Version', isPlaceholder(node.version) ? undefined : escapeHtml(node.version ?? '')],
+    ['Version', isPlaceholder(node.version) ? undefined : (node.version ?? '')],
     ['File', file],
     ['Published', day(node.created)],
     ['Updated', day(node.updated)],
@@ -179,26 +186,29 @@ export function nodeFacts(node: Node, extra: readonly (readonly [string, string 
   ]);
 }
 
-/** A column's heading: HTML, or `{ num }` for a column of numbers, aligned with them. */
+/** A column's heading: its text, or `{ num }` for a column of numbers, aligned with them. */
 export type Heading = string | { num: string };
 
 /** A table inside the wrapper that scrolls it sideways on narrow screens. */
 export function scrollTable(
   caption: string,
   head: readonly Heading[],
-  rows: readonly string[],
+  rows: readonly Html[],
   className = '',
   attributes: Record<string, string> = {},
-): string {
-  const cls =
-    (className ? ` class="${className}"` : '') +
-    Object.entries(attributes)
-      .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
-      .join('');
-  return (
-    `<div class="scroll" role="region" aria-label="${escapeHtml(caption)}" tabindex="0">\n<table${cls}>\n` +
-    `<caption>${escapeHtml(caption)}</caption>\n` +
-    `<thead><tr>${head.map((h) => (typeof h === 'string' ? `<th scope="col">${h}</th>` : `<th scope="col" class="num">${h.num}</th>`)).join('')}</tr></thead>\n` +
-    `<tbody>\n${rows.join('\n')}\n</tbody>\n</table>\n</div>\n`
+): Html {
+  const cls = [className && html` class="${className}"`, Object.entries(attributes).map(([name, value]) => html` ${name}="${value}"`)];
+  const headings = head.map((h) =>
+    typeof h === 'string' ? html`<th scope="col">${h}</th>` : html`<th scope="col" class="num">${h.num}</th>`,
   );
+  return html`<div class="scroll" role="region" aria-label="${caption}" tabindex="0">
+<table${cls}>
+<caption>${caption}</caption>
+<thead><tr>${headings}</tr></thead>
+<tbody>
+${joinHtml(rows, '\n')}
+</tbody>
+</table>
+</div>
+`;
 }

@@ -3,18 +3,9 @@
 
 import { styleSheet } from '../pictures/svg.ts';
 import { wavelengthLabel } from '../pictures/bands.ts';
-import {
-  count,
-  descriptionHtml,
-  displayName,
-  documentationHtml,
-  escapeHtml,
-  facts,
-  linkFrom,
-  nodeFacts,
-  plural,
-  scrollTable,
-} from './html.ts';
+import { html, joinHtml, raw } from '../../html.ts';
+import type { Html } from '../../html.ts';
+import { count, descriptionHtml, displayName, documentationHtml, facts, linkFrom, nodeFacts, plural, scrollTable } from './html.ts';
 import { childPath, nodePage, parentCrumbs, parentPath, releaseCrumbs } from './places.ts';
 import type { ParentPlace, ReleasePlace } from './places.ts';
 import type { FitsValue, ImagingBand, ImagingFacility, ImagingRegion } from './types.ts';
@@ -26,38 +17,39 @@ export interface FacilityPictures {
 }
 
 /**
- * A picture to inline in a page. Its own style element would be refused by the pages' security
- * policy (no inline style), so it goes: the browser's style sheet carries the same rules.
+ * A picture to inline in a page: the SVG the pictures/ modules make, escaping their own text, so it
+ * goes in raw. Its own style element would be refused by the pages' security policy (no inline
+ * style), so it goes: the browser's style sheet carries the same rules.
  */
-export function inlinePicture(svg: string): string {
-  return svg.replace(styleSheet(), '');
+export function inlinePicture(svg: string): Html {
+  return raw(svg.replace(styleSheet(), ''));
 }
 
-function figure(svg: string | undefined, caption: string): string {
-  return svg ? `<figure class="picture">${inlinePicture(svg)}<figcaption>${escapeHtml(caption)}</figcaption></figure>\n` : '';
+function figure(svg: string | undefined, caption: string): Html | undefined {
+  return svg ? html`<figure class="picture">${inlinePicture(svg)}<figcaption>${caption}</figcaption></figure>\n` : undefined;
 }
 
 /** An imaging facility's page: its bands by wavelength, with the pictures given. */
 export function facilityPage(facility: ImagingFacility, place: ReleasePlace, pictures: FacilityPictures = {}): string {
   const path = parentPath(place, 'imaging', facility.name);
   const inner: ParentPlace = { ...place, parent: facility };
-  const rows = facility.bands.map(
-    (b) =>
-      `<tr><th scope="row"><a href="${escapeHtml(linkFrom(path, childPath(inner, 'imaging', b.name)))}">${escapeHtml(displayName(b))}</a></th>` +
-      `<td>${descriptionHtml(b.description)}</td><td class="num">${escapeHtml(wavelengthLabel(b.central_wave_ang))}</td>` +
-      `<td class="num">${count(b.regions.length)}</td></tr>`,
-  );
+  const rows = facility.bands.map((b) => {
+    const link = html`<a href="${linkFrom(path, childPath(inner, 'imaging', b.name))}">${displayName(b)}</a>`;
+    const wavelength = wavelengthLabel(b.central_wave_ang);
+    return html`<tr><th scope="row">${link}</th><td>${descriptionHtml(b.description)}</td><td class="num">${wavelength}</td><td class="num">${count(
+      b.regions.length,
+    )}</td></tr>`;
+  });
   const regions = facility.bands.reduce((n, b) => n + b.regions.length, 0);
-  const body =
-    `<div class="lead">${descriptionHtml(facility.description)}</div>\n` +
-    documentationHtml(facility) +
-    nodeFacts(facility, [
-      ['Facility', `<code>${escapeHtml(facility.name)}</code>`],
-      ['Holds', `${plural(facility.bands.length, 'band')}, ${plural(regions, 'region')}`],
-    ]) +
-    figure(pictures.bandChart, `The bands of ${displayName(facility)} by central wavelength.`) +
-    scrollTable(`Bands of ${facility.name}`, ['Band', 'Description', { num: 'Central wavelength' }, { num: 'Regions' }], rows) +
-    figure(pictures.skyMap, `Where the regions of ${displayName(facility)} lie on the sky.`);
+  const facts = nodeFacts(facility, [
+    ['Facility', html`<code>${facility.name}</code>`],
+    ['Holds', `${plural(facility.bands.length, 'band')}, ${plural(regions, 'region')}`],
+  ]);
+  const chart = figure(pictures.bandChart, `The bands of ${displayName(facility)} by central wavelength.`);
+  const bands = scrollTable(`Bands of ${facility.name}`, ['Band', 'Description', { num: 'Central wavelength' }, { num: 'Regions' }], rows);
+  const map = figure(pictures.skyMap, `Where the regions of ${displayName(facility)} lie on the sky.`);
+  const body = html`<div class="lead">${descriptionHtml(facility.description)}</div>
+${documentationHtml(facility)}${facts}${chart}${bands}${map}`;
   return nodePage(path, facility, place, releaseCrumbs(place), body);
 }
 
@@ -73,47 +65,44 @@ export function regionId(name: string): string {
   return `region-${encodeURIComponent(name)}`;
 }
 
-function regionCard(region: ImagingRegion): string {
+function regionCard(region: ImagingRegion): Html {
   const id = regionId(region.name);
   const cards = Object.entries(region.fits_header).map(
     ([keyword, [value, comment]]) =>
-      `<tr><th scope="row"><code>${escapeHtml(keyword)}</code></th><td><code>${escapeHtml(fitsValue(value))}</code></td>` +
-      `<td>${comment ? escapeHtml(comment) : ''}</td></tr>`,
+      html`<tr><th scope="row"><code>${keyword}</code></th><td><code>${fitsValue(value)}</code></td><td>${comment}</td></tr>`,
   );
-  const unit = escapeHtml(region.unit);
   const header = cards.length
-    ? `<details><summary>FITS header (${plural(cards.length, 'card')})</summary>\n` +
-      scrollTable(`FITS header of ${region.name}`, ['Keyword', 'Value', 'Comment'], cards, 'fits') +
-      `</details>\n`
-    : '<p class="muted">No FITS header.</p>\n';
-  return (
-    `<article class="card" id="${escapeHtml(id)}" aria-labelledby="${escapeHtml(id)}-h">\n` +
-    `<h3 id="${escapeHtml(id)}-h">${escapeHtml(displayName(region))} <a class="permalink" href="#${escapeHtml(id)}" aria-label="Link to region ${escapeHtml(region.name)}">#</a></h3>\n` +
-    `<div>${descriptionHtml(region.description)}</div>\n` +
-    facts([
-      ['Centre', `RA <code>${escapeHtml(region.ra_c)}</code> ${unit}, Dec <code>${escapeHtml(region.dec_c)}</code> ${unit}`],
-      ['Frame', escapeHtml(region.frame)],
-      ['Equinox', escapeHtml(region.equinox)],
-      ['File', region.file_name ? `<code>${escapeHtml((region.file_path ?? '') + region.file_name)}</code>` : undefined],
-    ]) +
-    documentationHtml(region) +
-    header +
-    `</article>`
-  );
+    ? html`<details><summary>FITS header (${plural(cards.length, 'card')})</summary>
+${scrollTable(`FITS header of ${region.name}`, ['Keyword', 'Value', 'Comment'], cards, 'fits')}</details>
+`
+    : html`<p class="muted">No FITS header.</p>\n`;
+  const regionFacts = facts([
+    ['Centre', html`RA <code>${region.ra_c}</code> ${region.unit}, Dec <code>${region.dec_c}</code> ${region.unit}`],
+    ['Frame', region.frame],
+    ['Equinox', region.equinox],
+    ['File', region.file_name ? html`<code>${(region.file_path ?? '') + region.file_name}</code>` : undefined],
+  ]);
+  const permalink = html`<a class="permalink" href="#${id}" aria-label="Link to region ${region.name}">#</a>`;
+  return html`<article class="card" id="${id}" aria-labelledby="${id}-h">
+<h3 id="${id}-h">${displayName(region)} ${permalink}</h3>
+<div>${descriptionHtml(region.description)}</div>
+${regionFacts}${documentationHtml(region)}${header}</article>`;
 }
 
 /** A band's page: its regions as cards. `place.parent` is the band's facility. */
 export function bandPage(band: ImagingBand, place: ParentPlace, pictures: Pick<FacilityPictures, 'skyMap'> = {}): string {
   const path = childPath(place, 'imaging', band.name);
-  const body =
-    `<div class="lead">${descriptionHtml(band.description)}</div>\n` +
-    documentationHtml(band) +
-    nodeFacts(band, [
-      ['Band', `<code>${escapeHtml(band.band_key)}</code>`],
-      ['Central wavelength', escapeHtml(wavelengthLabel(band.central_wave_ang))],
-      ['Regions', count(band.regions.length)],
-    ]) +
-    figure(pictures.skyMap, `Where the regions of ${displayName(band)} lie on the sky.`) +
-    `<h2>Regions</h2>\n<div class="cards">\n${band.regions.map(regionCard).join('\n')}\n</div>\n`;
+  const facts = nodeFacts(band, [
+    ['Band', html`<code>${band.band_key}</code>`],
+    ['Central wavelength', wavelengthLabel(band.central_wave_ang)],
+    ['Regions', count(band.regions.length)],
+  ]);
+  const map = figure(pictures.skyMap, `Where the regions of ${displayName(band)} lie on the sky.`);
+  const body = html`<div class="lead">${descriptionHtml(band.description)}</div>
+${documentationHtml(band)}${facts}${map}<h2>Regions</h2>
+<div class="cards">
+${joinHtml(band.regions.map(regionCard), '\n')}
+</div>
+`;
   return nodePage(path, band, place, parentCrumbs(place, 'imaging'), body);
 }

@@ -7,6 +7,7 @@
 //   browse/<survey>/<release>/imaging/<facility>/<band>.html  one of its bands
 //   browse/<survey>/<release>/ifs|spectra/<facility>.html     an IFS or spectra facility and its products
 
+import type { Html } from '../../html.ts';
 import { displayName, surveyId } from './html.ts';
 import type { PagePath } from './html.ts';
 import { shell } from './shell.ts';
@@ -83,7 +84,7 @@ export function nodePage(
   node: { name: string; pretty_name: string | null },
   place: SurveyPlace,
   above: readonly Crumb[],
-  body: string,
+  body: Html,
 ): string {
   const title = displayName(node);
   return shell({ path, title, body, crumbs: [...above, { label: title }], site: place.site, surveyId: idOf(place) });

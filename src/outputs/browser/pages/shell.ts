@@ -3,7 +3,9 @@
 // content and the footer's links to the API's JSON, the download and the VO files. Every link is
 // relative, so that the pages work from the offline download opened as files as well as on the site.
 
-import { escapeHtml, linkFrom, rootOf } from './html.ts';
+import { html } from '../../html.ts';
+import type { Html } from '../../html.ts';
+import { linkFrom, rootOf } from './html.ts';
 import type { PagePath } from './html.ts';
 
 /** The policy every page declares: nothing from elsewhere, no inline script or style, no plugins, no forms. */
@@ -13,7 +15,7 @@ export const CONTENT_SECURITY_POLICY =
 /** The style sheet's file below the site's root. */
 export const STYLESHEET_PATH = 'browse/style.css';
 
-/** The script every page loads: search, deep links and copy-link buttons (client/site.ts). */
+/** The script every page loads: search, deep links and copy-link buttons (client/main.ts). */
 export const SCRIPT_PATH = 'browse/site.js';
 
 /** The site's icon: a small picture of its own, so that no browser asks the site's root for one. */
@@ -39,8 +41,8 @@ export interface ShellOptions {
   path: PagePath;
   /** The page's own title; the document's title adds the site's name. */
   title: string;
-  /** The main content, HTML. */
-  body: string;
+  /** The main content. */
+  body: Html;
   /** The way here from the home page, the current page last. */
   crumbs?: readonly Crumb[];
   site?: string;
@@ -55,14 +57,14 @@ export function shell(options: ShellOptions): string {
   const root = rootOf(options.path);
   const site = options.site ?? SITE_NAME;
   const title = options.title === site ? site : `${options.title} – ${site}`;
-  const describe = options.description ? `<meta name="description" content="${escapeHtml(options.description)}">\n` : '';
-  return `<!DOCTYPE html>
+  const describe = options.description && html`<meta name="description" content="${options.description}">\n`;
+  return html`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CONTENT_SECURITY_POLICY)}">
+<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
+<title>${title}</title>
 ${describe}<link rel="icon" href="${root}${ICON_PATH}" type="image/svg+xml">
 <link rel="stylesheet" href="${root}${STYLESHEET_PATH}">
 <script src="${root}${SCRIPT_PATH}" defer></script>
@@ -70,49 +72,50 @@ ${describe}<link rel="icon" href="${root}${ICON_PATH}" type="image/svg+xml">
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="site">
-<a class="site-name" href="${root}index.html">${escapeHtml(site)}</a>
+<a class="site-name" href="${root}index.html">${site}</a>
 <div class="search" role="search">
 <label for="search">Search columns</label>
 <input type="search" id="search" name="q" placeholder="name, UCD or unit" autocomplete="off" spellcheck="false">
 </div>
 </header>
 ${crumbsHtml(options.path, options.crumbs ?? [])}<main id="main">
-<h1>${escapeHtml(options.title)}</h1>
+<h1>${options.title}</h1>
 ${options.body}</main>
 ${footer(root, options.surveyId)}
 </body>
 </html>
-`;
+`.text;
 }
 
 /** A breadcrumb on the page at `from`: a link, or the current page's name when it is the last. */
-export function crumbItem(from: PagePath, crumb: Crumb, last: boolean): string {
+export function crumbItem(from: PagePath, crumb: Crumb, last: boolean): Html {
   return last || crumb.path === undefined
-    ? `<li><span aria-current="page">${escapeHtml(crumb.label)}</span></li>`
-    : `<li><a href="${linkFrom(from, crumb.path)}">${escapeHtml(crumb.label)}</a></li>`;
+    ? html`<li><span aria-current="page">${crumb.label}</span></li>`
+    : html`<li><a href="${linkFrom(from, crumb.path)}">${crumb.label}</a></li>`;
 }
 
-function crumbsHtml(from: PagePath, crumbs: readonly Crumb[]): string {
-  if (crumbs.length === 0) return '';
+function crumbsHtml(from: PagePath, crumbs: readonly Crumb[]): Html {
+  if (crumbs.length === 0) return html``;
   const items = crumbs.map((c, i) => crumbItem(from, c, i === crumbs.length - 1));
-  return `<nav class="crumbs" aria-label="Breadcrumbs"><ol>${items.join('')}</ol></nav>\n`;
+  return html`<nav class="crumbs" aria-label="Breadcrumbs"><ol>${items}</ol></nav>\n`;
 }
 
 /** The footer's first link: the page's survey as JSON, or the API's listing on a page of no survey. */
-export function jsonLink(root: string, survey: string | undefined): string {
+export function jsonLink(root: string, survey: string | undefined): Html {
   const href = survey === undefined ? `${root}api/schema/?data_type=catalogues` : `${root}api/schema/${survey}/`;
-  return `<li><a href="${escapeHtml(href)}">${survey === undefined ? 'JSON API' : 'This survey as JSON'}</a></li>`;
+  return html`<li><a href="${href}">${survey === undefined ? 'JSON API' : 'This survey as JSON'}</a></li>`;
 }
 
-function footer(root: string, survey: string | undefined): string {
-  const links = [
-    [`${root}api/docs/`, 'API reference'],
-    [`${root}download/index.html`, 'Download'],
-    [`${root}download/tables.xml`, 'VO tables'],
-    [`${root}download/tap_schema.vot`, 'TAP_SCHEMA'],
-    [`${root}download/columns.vot`, 'Columns (VOTable)'],
-  ];
-  return `<footer class="site"><nav aria-label="Data and documents"><ul>${jsonLink(root, survey)}${links
-    .map(([href, label]) => `<li><a href="${escapeHtml(href ?? '')}">${escapeHtml(label ?? '')}</a></li>`)
-    .join('')}</ul></nav></footer>`;
+/** The footer's links after the first, each from the site's root. */
+const FOOTER_LINKS = [
+  ['api/docs/', 'API reference'],
+  ['download/index.html', 'Download'],
+  ['download/tables.xml', 'VO tables'],
+  ['download/tap_schema.vot', 'TAP_SCHEMA'],
+  ['download/columns.vot', 'Columns (VOTable)'],
+] as const;
+
+function footer(root: string, survey: string | undefined): Html {
+  const links = FOOTER_LINKS.map(([href, label]) => html`<li><a href="${root + href}">${label}</a></li>`);
+  return html`<footer class="site"><nav aria-label="Data and documents"><ul>${jsonLink(root, survey)}${links}</ul></nav></footer>`;
 }

@@ -1,7 +1,9 @@
 // The browser's home page (every survey), a survey's page (its releases) and a release's page (its
 // catalogue groups and its imaging, IFS and spectra facilities).
 
-import { contactHtml, count, day, descriptionHtml, displayName, escapeHtml, facts, linkFrom, plural, surveyId } from './html.ts';
+import { html, joinHtml } from '../../html.ts';
+import type { Html } from '../../html.ts';
+import { contactHtml, count, day, descriptionHtml, displayName, facts, linkFrom, plural, surveyId } from './html.ts';
 import type { PagePath } from './html.ts';
 import { KIND_LABEL, idOf, parentPath, releaseCrumbs, releasePath, surveyCrumbs, surveyPath } from './places.ts';
 import type { DataKind, ReleasePlace, SurveyPlace } from './places.ts';
@@ -48,41 +50,41 @@ export function countsText(c: ReleaseCounts): string {
 /** What a release holds: counted from its objects, or given (a planner that has only their census). */
 export type CountsOf = (release: DataRelease) => ReleaseCounts;
 
-function releaseList(from: PagePath, survey: Survey, countsOf: CountsOf = releaseCounts): string {
-  if (survey.data_releases.length === 0) return '<p class="muted">No releases.</p>\n';
+function releaseList(from: PagePath, survey: Survey, countsOf: CountsOf = releaseCounts): Html {
+  if (survey.data_releases.length === 0) return html`<p class="muted">No releases.</p>\n`;
   const place: SurveyPlace = { survey };
-  const items = survey.data_releases.map(
-    (r) =>
-      `<li><a href="${escapeHtml(linkFrom(from, releasePath({ ...place, release: r })))}">${escapeHtml(r.pretty_name || r.name)}</a>` +
-      ` <span class="muted">${escapeHtml(countsText(countsOf(r)))}</span></li>`,
-  );
-  return `<ul class="releases">${items.join('')}</ul>\n`;
+  const items = survey.data_releases.map((r) => {
+    const link = html`<a href="${linkFrom(from, releasePath({ ...place, release: r }))}">${r.pretty_name || r.name}</a>`;
+    return html`<li>${link} <span class="muted">${countsText(countsOf(r))}</span></li>`;
+  });
+  return html`<ul class="releases">${items}</ul>\n`;
 }
 
 /** The home page: every survey with its title, description, releases and what they hold. */
 export function homePage(
   surveys: readonly Survey[],
-  options: { site?: string; intro?: string; countsOf?: CountsOf; pictures?: string; more?: string } = {},
+  options: { site?: string; intro?: string; countsOf?: CountsOf; pictures?: Html; more?: Html } = {},
 ): string {
   const countsOf = options.countsOf ?? releaseCounts;
   const path: PagePath = [];
   const cards = surveys.map((s) => {
-    const href = escapeHtml(linkFrom(path, surveyPath({ survey: s })));
-    return (
-      `<article class="card survey">\n<h2><a href="${href}">${escapeHtml(s.pretty_name || s.name)}</a>` +
-      `${s.active ? '' : ' <span class="tag">completed</span>'}</h2>\n` +
-      `<p class="title">${escapeHtml(s.title)}</p>\n<div class="prose">${descriptionHtml(s.description)}</div>\n` +
-      releaseList(path, s, countsOf) +
-      `</article>`
-    );
+    const completed = !s.active && html` <span class="tag">completed</span>`;
+    return html`<article class="card survey">
+<h2><a href="${linkFrom(path, surveyPath({ survey: s }))}">${s.pretty_name || s.name}</a>${completed}</h2>
+<p class="title">${s.title}</p>
+<div class="prose">${descriptionHtml(s.description)}</div>
+${releaseList(path, s, countsOf)}</article>`;
   });
   const totals = surveys.flatMap((s) => s.data_releases).map(countsOf);
   const columns = totals.reduce((n, c) => n + c.columns, 0);
   const regions = totals.reduce((n, c) => n + c.regions, 0);
   const intro = options.intro ?? 'The tables, columns, images and data products of the archive, survey by survey.';
-  const body = `<p class="lead">${escapeHtml(intro)} ${escapeHtml(
-    `${plural(surveys.length, 'survey')}, ${plural(totals.length, 'release')}, ${plural(columns, 'column')}, ${plural(regions, 'imaging region')}.`,
-  )}</p>\n<div class="cards">\n${cards.join('\n')}\n</div>\n${options.pictures ?? ''}${options.more ?? ''}`;
+  const held = `${plural(surveys.length, 'survey')}, ${plural(totals.length, 'release')}, ${plural(columns, 'column')}, ${plural(regions, 'imaging region')}.`;
+  const body = html`<p class="lead">${intro} ${held}</p>
+<div class="cards">
+${joinHtml(cards, '\n')}
+</div>
+${options.pictures}${options.more}`;
   return shell({ path, title: options.site ?? 'Archive schema', body, site: options.site });
 }
 
@@ -91,19 +93,20 @@ export function surveyPage(survey: Survey, options: { site?: string; countsOf?: 
   const place: SurveyPlace = { survey, site: options.site };
   const path = surveyPath(place);
   const website = /^https?:\/\//i.test(survey.website)
-    ? `<a href="${escapeHtml(survey.website)}" rel="noopener noreferrer">${escapeHtml(survey.website)}</a>`
-    : escapeHtml(survey.website);
-  const body =
-    `<p class="title">${escapeHtml(survey.title)}</p>\n<div class="prose">${descriptionHtml(survey.description)}</div>\n` +
-    facts([
-      ['Survey', `<code>${escapeHtml(survey.name)}</code>`],
-      ['Principal investigator', escapeHtml(survey.pi)],
-      ['Contact', contactHtml(survey.contact)],
-      ['Website', survey.website ? website : undefined],
-      ['Status', survey.active ? 'active' : 'completed'],
-      ['Survey id', surveyId(survey.url)],
-    ]) +
-    `<h2>Releases</h2>\n${releaseList(path, survey, options.countsOf)}`;
+    ? html`<a href="${survey.website}" rel="noopener noreferrer">${survey.website}</a>`
+    : survey.website;
+  const surveyFacts = facts([
+    ['Survey', html`<code>${survey.name}</code>`],
+    ['Principal investigator', survey.pi],
+    ['Contact', contactHtml(survey.contact)],
+    ['Website', survey.website ? website : undefined],
+    ['Status', survey.active ? 'active' : 'completed'],
+    ['Survey id', surveyId(survey.url)],
+  ]);
+  const body = html`<p class="title">${survey.title}</p>
+<div class="prose">${descriptionHtml(survey.description)}</div>
+${surveyFacts}<h2>Releases</h2>
+${releaseList(path, survey, options.countsOf)}`;
   return shell({
     path,
     title: survey.pretty_name || survey.name,
@@ -121,12 +124,10 @@ interface Listed {
 }
 
 /** A group's or facility's line on its release's page. */
-export function releaseItem(place: ReleasePlace, kind: DataKind, item: Listed, size: string): string {
+export function releaseItem(place: ReleasePlace, kind: DataKind, item: Listed, size: string): Html {
   const from = releasePath(place);
-  return (
-    `<li><a href="${escapeHtml(linkFrom(from, parentPath(place, kind, item.name)))}">${escapeHtml(displayName(item))}</a>` +
-    ` <span class="muted">${escapeHtml(size)}</span><div>${descriptionHtml(item.description)}</div></li>`
-  );
+  const link = html`<a href="${linkFrom(from, parentPath(place, kind, item.name))}">${displayName(item)}</a>`;
+  return html`<li>${link} <span class="muted">${size}</span><div>${descriptionHtml(item.description)}</div></li>`;
 }
 
 /** How much a group or facility holds, as its line on the release's page says. */
@@ -144,12 +145,16 @@ export function itemSize(kind: DataKind, node: object): string {
 }
 
 /** The lines of a release's groups and facilities: made here, or given (already rendered with each file). */
-export type ItemsOf = (kind: DataKind, items: readonly Listed[]) => string[];
+export type ItemsOf = (kind: DataKind, items: readonly Listed[]) => Html[];
 
-function section(place: ReleasePlace, kind: DataKind, items: readonly Listed[], itemsOf: ItemsOf): string {
-  if (items.length === 0) return '';
+function section(place: ReleasePlace, kind: DataKind, items: readonly Listed[], itemsOf: ItemsOf): Html {
+  if (items.length === 0) return html``;
   const rows = itemsOf(kind, items);
-  return `<section aria-labelledby="${kind}-h">\n<h2 id="${kind}-h">${KIND_LABEL[kind]}</h2>\n<ul class="nodes">${rows.join('')}</ul>\n</section>\n`;
+  return html`<section aria-labelledby="${kind}-h">
+<h2 id="${kind}-h">${KIND_LABEL[kind]}</h2>
+<ul class="nodes">${rows}</ul>
+</section>
+`;
 }
 
 /** A release's page: what it holds, kind by kind. */
@@ -162,20 +167,22 @@ export function releasePage(release: DataRelease, place: SurveyPlace, given: { c
   const ifs = release.ifs?.facilities ?? [];
   const spectra = release.spectra?.facilities ?? [];
   const counts = given.counts ?? releaseCounts(release);
-  const body =
-    facts([
-      ['Release', `<code>${escapeHtml(release.name)}</code>`],
-      ['Number', count(release.data_release_number)],
-      ['Version', escapeHtml(String(release.version))],
-      ['Holds', escapeHtml(countsText(counts))],
-      ['Published', day(release.created)],
-      ['Updated', day(release.updated)],
-      ['Contact', contactHtml(release.contact)],
-    ]) +
-    section(inner, 'catalogues', groups, itemsOf) +
-    section(inner, 'imaging', imaging, itemsOf) +
-    section(inner, 'ifs', ifs, itemsOf) +
-    section(inner, 'spectra', spectra, itemsOf);
+  const releaseFacts = facts([
+    ['Release', html`<code>${release.name}</code>`],
+    ['Number', count(release.data_release_number)],
+    ['Version', String(release.version)],
+    ['Holds', countsText(counts)],
+    ['Published', day(release.created)],
+    ['Updated', day(release.updated)],
+    ['Contact', contactHtml(release.contact)],
+  ]);
+  const sections = [
+    section(inner, 'catalogues', groups, itemsOf),
+    section(inner, 'imaging', imaging, itemsOf),
+    section(inner, 'ifs', ifs, itemsOf),
+    section(inner, 'spectra', spectra, itemsOf),
+  ];
+  const body = html`${releaseFacts}${sections}`;
   return shell({
     path,
     title: `${place.survey.pretty_name || place.survey.name} ${release.pretty_name || release.name}`,

@@ -17,7 +17,7 @@ import tseslint from 'typescript-eslint';
 const LIMITS = { lines: 80, complexity: 20 };
 /** [file, function, the limit it needs, why it is one function] */
 const LONG_FUNCTIONS = [
-  ['src/cli.ts', 'createProgram', 514, 'the one commander wiring of every command and option, read as a table'],
+  ['src/cli.ts', 'createProgram', 518, 'the one commander wiring of every command and option, read as a table'],
   [
     'src/curation/product-header.ts',
     'describeProduct',
@@ -31,17 +31,9 @@ const LONG_FUNCTIONS = [
     135,
     'templates: the configuration and the njs script as text, read top to bottom as nginx reads them',
   ],
-  [
-    'src/outputs/browser/client/site.ts',
-    'siteScript, indexOf',
-    548,
-    'the browser script, serialised whole into the page: it can call nothing outside itself',
-  ],
-  ['src/outputs/openapi/page.ts', 'apiReferencePage', 105, 'a template: the HTML page as text, top to bottom'],
   ['src/pipeline/validate.ts', 'describeError', 102, "one case per ajv keyword, each turning an error into the curator's sentence"],
   ['src/outputs/browser/pictures/bands.ts', 'bandChart', 98, 'an SVG template whose layout steps share the scales computed first'],
   ['src/outputs/browser/plan.ts', 'planBrowser', 96, 'the table of browser pages to plan, one entry per kind of page'],
-  ['src/pipeline/parse.ts', 'parseFile', 95, 'the fast path and its fall-back to the full parser, which share the positions found'],
   ['src/curation/stamp.ts', 'stamp', 91, 'one pass over the changed files: read, compare with git, rewrite, report'],
   ['src/readers/votable.ts', 'votableHead', 89, 'one streaming state machine over chunks; its states share the carry-over between chunks'],
   ['src/pipeline/indentation.ts', 'indentationProblem', 87, 'one state machine over the lines; its states share the stack of levels'],
@@ -61,7 +53,7 @@ const COMPLEX_FUNCTIONS = [
   [
     'src/pipeline/parse.ts',
     'shapeProblem, eventsNeedingJudgement',
-    34,
+    37,
     'one branch per YAML event and node kind the fast path must hand on',
   ],
   [
@@ -71,6 +63,12 @@ const COMPLEX_FUNCTIONS = [
     'one branch per source format (FITS, text header, CSV, VOTable) and option',
   ],
   ['src/curation/new.ts', 'scaffold', 30, 'one branch per kind of item and what a curator may have left out'],
+  [
+    'src/pipeline/limits.ts',
+    'onlyTheOtherParserJudges',
+    23,
+    'one branch per YAML event the position-keeping parser cannot judge, each with its own message',
+  ],
   ['src/changes/rules.ts', 'guardedChange', 27, 'one branch per kind of change that clients depend on'],
   ['src/changes/record.ts', 'entryProblems, describe', 26, 'one branch per field of a change entry and per schema keyword'],
   [
@@ -79,7 +77,7 @@ const COMPLEX_FUNCTIONS = [
     25,
     'the HTTP rules (methods, conditional requests, ranges, encodings), each a branch',
   ],
-  ['src/vocabularies/vounit.ts', 'unitProblem', 25, 'one branch per VOUnit mistake, each with its own sentence'],
+  ['src/vocabularies/vounit.ts', 'unitProblem', 26, 'one branch per VOUnit mistake, each with its own sentence'],
   ['src/outputs/openapi/schemas.ts', 'toDialect2020', 24, 'one branch per draft-07 keyword that 2020-12 spells otherwise'],
   ['src/vocabularies/instant.ts', 'parseInstant', 24, 'one branch per ISO 8601 part that can be wrong, each with its reason'],
   ['src/vocabularies/datatypes.ts', 'typeFromTap', 23, 'one branch per ADQL and VOTable type spelling'],

@@ -9,6 +9,8 @@ import { createRequire } from 'node:module';
 import puppeteer from 'puppeteer-core';
 import type { Browser, BrowserContext, HTTPResponse, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, inject } from 'vitest';
+// The type of what the run's setup provides (inject's chromiumWsEndpoint).
+import type {} from './browser-setup.ts';
 
 /** axe-core's script, injected into a page to check it. */
 export const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');

@@ -224,11 +224,7 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
     command
       .option('--cache-dir <dir>', 'where to keep the build cache', DEFAULT_CACHE_DIR)
       .option('--no-cache', 'neither read nor write the cache')
-      .option(
-        '--workers <n>',
-        'worker threads for parsing and rendering, and for writing a large output (default: one per core)',
-        parseCount,
-      )
+      .option('--workers <n>', 'worker threads for parsing and rendering (default: one per core)', parseCount)
       .option('--reference', 'take the straightforward slow path (no cache, no splicing), to compare outputs');
 
   pipelineOptions(

@@ -17,7 +17,7 @@ import tseslint from 'typescript-eslint';
 const LIMITS = { lines: 80, complexity: 20 };
 /** [file, function, the limit it needs, why it is one function] */
 const LONG_FUNCTIONS = [
-  ['src/cli.ts', 'createProgram', 514, 'the one commander wiring of every command and option, read as a table'],
+  ['src/cli.ts', 'createProgram', 516, 'the one commander wiring of every command and option, read as a table'],
   [
     'src/curation/product-header.ts',
     'describeProduct',

@@ -23,6 +23,7 @@ import {
   ERROR_FILES,
   HEADERS,
   METHOD_MARK,
+  NOT_FOUND_PAGE,
   VIEWS,
   answerPageFile,
   apiHeaders,
@@ -463,10 +464,15 @@ export function renderNginxSite(options: NginxOptions): string {
         ...addHeaders(api, true),
         `return 404 ${quote(BODIES.notFound)};`,
       ]),
+      // The site's 404 page, as Netlify and `serve` send it outside the API; error_page keeps the 404.
+      // Its type by its file's name: this location's own path has no ending to take one from.
       ...block(`location = ${INTERNAL}/static-404`, [
         'internal;',
-        `default_type 'text/plain; charset=utf-8';`,
-        `return 404 ${quote(STATIC_404_BODY)};`,
+        ...block('types', []),
+        'default_type text/html;',
+        // A 404 page is compressed as any page: it varies with Accept-Encoding, as `serve` says.
+        `add_header Vary $${NAME}_vary always;`,
+        `alias ${quote(`${root}/${NOT_FOUND_PAGE}`)};`,
       ]),
     ]),
   ];
@@ -792,7 +798,7 @@ function request(r) {
     var crumbs = list
         ? listName
         : '<a href="' + escapeHtml(FACTS.listLinkBefore + type + FACTS.listLinkAfter) + '">' + listName + '</a> / ' + escapeHtml(name);
-    return '<nav class="crumbs">' + crumbs + '</nav>\\n<h1>' + escapeHtml(name) + '</h1>\\n' +
+    return '<nav class="crumbs" aria-label="Breadcrumbs">' + crumbs + '</nav>\\n<h1>' + escapeHtml(name) + '</h1>\\n' +
         '<div class="formats">Formats:<a href="' + escapeHtml(withFormat(target, 'json')) + '">json</a><a href="' +
         escapeHtml(withFormat(target, 'api')) + '">api</a></div>\\n' +
         '<pre class="request"><b>' + escapeHtml(shown) + '</b> ' + escapeHtml(target) + '</pre>';

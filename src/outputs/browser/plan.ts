@@ -4,7 +4,7 @@
 // (texts.ts) and spliced in, their survey's and release's breadcrumbs filled in as they are written.
 
 import { createHash } from 'node:crypto';
-import { DATA_TYPES, DOCUMENTS, requestTarget, surveyUrl } from '../../site/routes.ts';
+import { DATA_TYPES, DOCUMENTS, NOT_FOUND_PAGE, requestTarget, surveyUrl } from '../../site/routes.ts';
 import { SECTIONS } from '../../kinds/registry.ts';
 import { rootsOf } from '../../pipeline/assemble.ts';
 import type { Archive, ReleaseEntry, SurveyEntry } from '../../pipeline/assemble.ts';
@@ -28,7 +28,7 @@ import { isFilePage, rootOf } from './pages/html.ts';
 import { SEARCH_DATA_PATH, SEARCH_TAIL, searchHead } from './search.ts';
 import type { SearchSurvey } from './search.ts';
 import { siteScriptText } from './script.ts';
-import { ADDRESS_PATH, ICON_PATH, ICON_SVG, SCRIPT_PATH, addressPage } from './pages/index.ts';
+import { ADDRESS_PATH, ICON_PATH, ICON_SVG, SCRIPT_PATH, addressPage, notFoundPage } from './pages/index.ts';
 import type { FacilitySky } from './texts.ts';
 
 /** The name of the browser's per-file texts, and of the output. */
@@ -140,6 +140,7 @@ export function planBrowser(input: PlanInput): Plan[] {
   });
   plans.push(planOf(pageHref([]), [home]));
   plans.push(planOf(pageFile(ADDRESS_PATH), [addressPage(listed)]));
+  plans.push(planOf(NOT_FOUND_PAGE, [notFoundPage()]));
   plans.push(planOf(SEARCH_DATA_PATH, [searchHead(listed), ...searched, SEARCH_TAIL]));
   return plans;
 }

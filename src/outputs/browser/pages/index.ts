@@ -3,6 +3,7 @@
 
 export { shell, CONTENT_SECURITY_POLICY, ICON_PATH, ICON_SVG, SCRIPT_PATH, STYLESHEET_PATH, SITE_NAME } from './shell.ts';
 export { addressPage, ADDRESS_PATH } from './address.ts';
+export { notFoundPage } from './not-found.ts';
 export type { Crumb, ShellOptions } from './shell.ts';
 export { stylesheet } from './style.ts';
 export { homePage, surveyPage, releasePage, releaseCounts, countsText } from './survey.ts';

@@ -101,7 +101,8 @@ dl.facts dd{margin:0;overflow-wrap:anywhere}
 .badge{background:var(--badge-bg);color:var(--badge-text);border:1px solid var(--accent)}
 .tag{border:1px solid var(--border);color:var(--muted)}
 .scroll{overflow-x:auto;margin:1rem 0;border:1px solid var(--border);border-radius:6px}
-.scroll:has(>table.columns),.scroll:has(>table.products){overflow:visible}
+.scroll:has(>table:is(.columns,.products,.files)){overflow:visible}
+table.files td.sum code{word-break:break-all;font-size:.8rem}
 table{border-collapse:collapse;width:100%;font-size:.92rem}
 caption{text-align:left;padding:.5rem .75rem;font-weight:600;color:var(--muted);font-size:.85rem}
 th,td{padding:.45rem .75rem;text-align:left;vertical-align:top;border-top:1px solid var(--border)}
@@ -149,14 +150,32 @@ table.products tr:target+tr.detail{background:var(--target)}
 figure.picture{margin:1.5rem 0;overflow-x:auto}
 figure.picture svg{display:block;width:100%;min-width:36rem;height:auto;max-height:70vh}
 figcaption{font-size:.85rem;color:var(--muted);margin-top:.35rem}
+.api-ref section.path{border-top:1px solid var(--border);margin-top:1.5rem}
+.api-ref h2{border-bottom:2px solid var(--border)}
+.api-ref h3{margin-top:2rem}
+.api-ref h3 code{font-size:1.05rem}
+.api-ref :is(h3,h4,h5) code{overflow-wrap:anywhere}
+.api-ref article.op{background:var(--surface);border:1px solid var(--border);border-radius:6px;padding:.25rem 1rem .75rem;margin:1rem 0;min-width:0}
+.api-ref pre{background:var(--surface);padding:.5rem;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere}
+.api-ref table{margin:.5rem 0}
+.api-ref th,.api-ref td{border:1px solid var(--border);padding:.25rem .5rem;overflow-wrap:anywhere}
+.api-ref thead th{position:static;background:var(--head);white-space:normal;text-transform:none;letter-spacing:0;font-size:.85rem}
+.api-ref td p{margin:.15rem 0}
+.api-ref p.body{font-weight:700;margin-bottom:0}
+.api-ref ul.headers{margin-top:0}
+.api-ref nav ul{columns:2 16rem}
+.api-ref .status{font-weight:700}
+.api-ref :is(a:target,section:target>h3,article:target>h4,div:target>h5){background:var(--target)}
+.method{display:inline-block;min-width:4.5rem;text-align:center;font-weight:700;border-radius:3px;padding:0 .25rem;color:#fff;background:#4a5568}
+.method.get{background:#1f5fbf}.method.options{background:#6b46c1}.method:is(.post,.put,.patch,.delete,.trace){background:#5c6470}
 footer.site{border-top:1px solid var(--border);background:var(--surface);padding:1rem max(1rem,calc((100% - 72rem)/2));font-size:.9rem}
 footer.site ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.35rem 1.25rem}
 @media (max-width:48rem){
-table:is(.columns,.products) thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
-table:is(.columns,.products) tr{display:block;border-top:1px solid var(--border);padding:.5rem .75rem}
-table:is(.columns,.products) :is(th[scope=row],td){display:block;border:0;padding:.1rem 0;max-width:none;min-width:0;text-align:left;white-space:normal}
-table:is(.columns,.products) th[scope=row]{font-size:1rem}
-table:is(.columns,.products) td[data-label]::before{content:attr(data-label);display:inline-block;min-width:6.5rem;color:var(--muted);font-size:.75rem;text-transform:uppercase;letter-spacing:.04em}
+table:is(.columns,.products,.files) thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+table:is(.columns,.products,.files) tr{display:block;border-top:1px solid var(--border);padding:.5rem .75rem}
+table:is(.columns,.products,.files) :is(th[scope=row],td){display:block;border:0;padding:.1rem 0;max-width:none;min-width:0;text-align:left;white-space:normal}
+table:is(.columns,.products,.files) th[scope=row]{font-size:1rem}
+table:is(.columns,.products,.files) td[data-label]::before{content:attr(data-label);display:inline-block;min-width:6.5rem;color:var(--muted);font-size:.75rem;text-transform:uppercase;letter-spacing:.04em}
 table.columns td.desc::before{content:none}
 table.columns td.ucd-cell::before{display:block}
 table.columns dl.ucd-words{position:static;width:auto;height:auto;overflow:visible;clip-path:none;white-space:normal}

@@ -17,14 +17,14 @@ import type { Bytes, Piece, Plan } from '../../site/plan.ts';
 import type { PlanInput } from '../output.ts';
 import { manyTextName } from '../output.ts';
 import { bandChart, skyMap } from './pictures/index.ts';
-import { STYLESHEET_PATH, homePage, inlinePicture, pageHref, releasePage, stylesheet, surveyPage } from './pages/index.ts';
+import { STYLESHEET_PATH, homePage, pageHref, pictureFigure, releasePage, stylesheet, surveyPage } from './pages/index.ts';
 import type { DataKind, DataRelease, PagePath, ReleaseCounts, Survey } from './pages/index.ts';
 import { html, raw } from '../html.ts';
 import type { Html } from '../html.ts';
 import { childPath, parentPath, releasePath, surveyPath } from './pages/places.ts';
 import { ITEM_TEXT, PAGE_TEXT, SEARCH_TEXT, SKY_TEXT, childText, pagePlace, regionLinks, sharedCrumbs, tailText } from './texts.ts';
 import { jsonLink } from './pages/shell.ts';
-import { isFilePage, rootOf } from './pages/html.ts';
+import { isFilePage, plural, rootOf } from './pages/html.ts';
 import { SEARCH_DATA_PATH, SEARCH_TAIL, searchHead } from './search.ts';
 import type { SearchSurvey } from './search.ts';
 import { siteScriptText } from './script.ts';
@@ -203,8 +203,17 @@ export function homePictures(skies: readonly { sky: FacilitySky; place: ReturnTy
         const at = regionPlace.get(region.key);
         return at ? regionHref(at.place, at.facility, region) : undefined;
       },
+      tabbable: false,
     },
   );
+  // The marks are out of the tab order: each facility's page, linked here, has them as links.
+  const facilities = skies
+    .filter(({ sky }) => sky.regions.length > 0)
+    .map(({ sky, place }) => {
+      const href = pageHref(parentPath(place, 'imaging', sky.facility.name));
+      return html`<li><a href="${href}">${sky.facility.label ?? sky.facility.name}</a>: ${plural(sky.regions.length, 'region')}</li>`;
+    });
+  const list = html`<p class="note" id="sky-facilities">The map's regions by facility, each facility's page mapping and listing them:</p><ul class="facility-list" aria-labelledby="sky-facilities">${facilities}</ul>`;
   const chart = bandChart(
     skies.map((s) => s.sky.facility),
     {
@@ -217,9 +226,7 @@ export function homePictures(skies: readonly { sky: FacilitySky; place: ReturnTy
     },
   );
   return html`<h2>Imaging</h2>
-<figure class="picture">${inlinePicture(map)}<figcaption>Where the archive's imaging regions lie on the sky.</figcaption></figure>
-<figure class="picture">${inlinePicture(chart)}<figcaption>The archive's imaging bands by central wavelength.</figcaption></figure>
-`;
+${pictureFigure(map, "Where the archive's imaging regions lie on the sky.", 'Sky map', list)}${pictureFigure(chart, "The archive's imaging bands by central wavelength.", 'Band chart')}`;
 }
 
 /** The API's listings, its documents and the download, as the site's front page listed them. */

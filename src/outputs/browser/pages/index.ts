@@ -9,7 +9,7 @@ export { stylesheet } from './style.ts';
 export { homePage, surveyPage, releasePage, releaseCounts, countsText } from './survey.ts';
 export type { ReleaseCounts } from './survey.ts';
 export { groupPage, tablePage, isMain } from './catalogues.ts';
-export { facilityPage, bandPage, fitsValue, inlinePicture, regionId } from './imaging.ts';
+export { facilityPage, bandPage, fitsValue, inlinePicture, pictureFigure, regionId } from './imaging.ts';
 export type { FacilityPictures } from './imaging.ts';
 export { productFacilityPage, productId, wavelengthRange } from './products.ts';
 export { columnId, linkFrom, pageHref, rootOf, segment, ucdHtml, unitHtml } from './html.ts';

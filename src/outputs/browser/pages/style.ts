@@ -147,8 +147,11 @@ table.products tr:not(.detail) th,table.products tr:not(.detail) td{border-botto
 table.products tr.detail td{padding-top:0;font-size:.92rem}
 table.products td{overflow-wrap:anywhere}
 table.products tr:target+tr.detail{background:var(--target)}
-figure.picture{margin:1.5rem 0;overflow-x:auto}
+figure.picture{margin:1.5rem 0}
+.picture-scroll{overflow-x:auto}
 figure.picture svg{display:block;width:100%;min-width:36rem;height:auto;max-height:70vh}
+.scroll-hint{display:none}
+ul.facility-list{display:flex;flex-wrap:wrap;gap:.2rem 1.25rem;list-style:none;padding:0;margin:.25rem 0 0;font-size:.9rem}
 figcaption{font-size:.85rem;color:var(--muted);margin-top:.35rem}
 .api-ref section.path{border-top:1px solid var(--border);margin-top:1.5rem}
 .api-ref h2{border-bottom:2px solid var(--border)}
@@ -181,6 +184,7 @@ table.columns td.ucd-cell::before{display:block}
 table.columns dl.ucd-words{position:static;width:auto;height:auto;overflow:visible;clip-path:none;white-space:normal}
 table.products tr.detail{border-top:0;padding-top:0}
 }
+@media (max-width:38rem){.scroll-hint{display:inline}}
 @media (max-width:40rem){
 body{font-size:15px}
 h1{font-size:1.45rem}

@@ -132,7 +132,7 @@ dl.ucd-words dd{display:inline;margin:0}
 dl.ucd-words dd::after{content:"";display:block}
 td.ucd-cell{min-width:9rem;max-width:26rem}
 table.columns dl.ucd-words{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
-table.columns tr:is(:target,:focus-within) dl.ucd-words{position:static;width:auto;height:auto;overflow:visible;clip-path:none;white-space:normal}
+table.columns tr:target dl.ucd-words{position:static;width:auto;height:auto;overflow:visible;clip-path:none;white-space:normal}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,22rem),1fr));gap:1rem;margin:1rem 0}
 .card{border:1px solid var(--border);border-radius:8px;padding:1rem;background:var(--bg);min-width:0}
 .card.survey h2{margin:0 0 .25rem;font-size:1.25rem}

@@ -497,7 +497,7 @@ test('the home page’s sky map is one tab stop, and its regions are reached thr
     expect(new Set(marksLinked)).toEqual(new Set(['-1']));
     // Each imaging facility with regions is linked under the map, and its page has the marks as tab stops.
     const facilities = (await imagingOf(normal.dir)).filter((f) => f.bands.some((b) => b.regions.length > 0));
-    const listed = await watched.page.$$eval('ul.facility-list a', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+    const listed = await watched.page.$$eval('ul.facility-list a', (as) => as.map((a) => a.href));
     expect(listed).toHaveLength(facilities.length);
     for (const href of listed) expect(stops.map((s) => s.where)).toContain(`a ${new URL(href).pathname.slice(1)}`);
     await watched.goto(listed.find((h) => h.endsWith('VST.html')) ?? '');

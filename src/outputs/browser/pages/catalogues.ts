@@ -42,8 +42,11 @@ function columnRow(column: CatalogueColumn): Html {
   return html`<tr id="${id}" data-name="${column.name}"${main && html` class="main"`}>${cells}</tr>`;
 }
 
-/** A table's page: its description, facts and every column. `place.parent` is the table's group. */
-export function tablePage(table: CatalogueTable, place: ParentPlace): string {
+/**
+ * A table's page: its description, facts and every column. `place.parent` is the table's group;
+ * `note` is what other outputs say of the table (outputs/output.ts, PageNotes).
+ */
+export function tablePage(table: CatalogueTable, place: ParentPlace, note: Html = html``): string {
   const path = childPath(place, 'catalogues', table.name);
   const facts = nodeFacts(table, [
     ['Table', html`<code>${table.name}</code>`],
@@ -51,7 +54,7 @@ export function tablePage(table: CatalogueTable, place: ParentPlace): string {
     ['Input catalogue', table.input_cat ? 'yes' : undefined],
     ['Table id', String(table.id)],
   ]);
-  const note =
+  const mainNote =
     table.columns.some(isMain) &&
     html`<p class="note"><span class="badge">main</span> marks the table's main column of each kind (UCD word <code>meta.main</code>).</p>\n`;
   const columns = scrollTable(
@@ -63,12 +66,12 @@ export function tablePage(table: CatalogueTable, place: ParentPlace): string {
     { 'data-address': [place.survey.name, place.release.name, 'catalogues', place.parent.name, table.name].join('.') },
   );
   const body = html`<div class="lead">${descriptionHtml(table.description)}</div>
-${documentationHtml(table)}${facts}${note}${columns}`;
+${documentationHtml(table)}${facts}${note}${mainNote}${columns}`;
   return nodePage(path, table, place, parentCrumbs(place, 'catalogues'), body);
 }
 
-/** A catalogue group's page: its tables, each with its description and number of columns. */
-export function groupPage(group: CatalogueGroup, place: ReleasePlace): string {
+/** A catalogue group's page: its tables, each with its description and number of columns; `note` as a table's. */
+export function groupPage(group: CatalogueGroup, place: ReleasePlace, note: Html = html``): string {
   const path = parentPath(place, 'catalogues', group.name);
   const inner: ParentPlace = { ...place, parent: group };
   const rows = group.tables.map((t) => {
@@ -83,6 +86,6 @@ export function groupPage(group: CatalogueGroup, place: ReleasePlace): string {
   ]);
   const tables = scrollTable(`Tables of ${group.name}`, ['Table', 'Description', { num: 'Columns' }], rows);
   const body = html`<div class="lead">${descriptionHtml(group.description)}</div>
-${documentationHtml(group)}${facts}${tables}`;
+${documentationHtml(group)}${facts}${note}${tables}`;
   return nodePage(path, group, place, releaseCrumbs(place), body);
 }

@@ -71,8 +71,8 @@ const HEADINGS = [
   'Flux unit',
 ] as const;
 
-/** An IFS or spectra facility's page, with its products. */
-export function productFacilityPage(facility: ProductFacility, place: ReleasePlace, kind: 'ifs' | 'spectra'): string {
+/** An IFS or spectra facility's page, with its products; `note` as a table's (catalogues.ts). */
+export function productFacilityPage(facility: ProductFacility, place: ReleasePlace, kind: 'ifs' | 'spectra', note: Html = html``): string {
   const path = parentPath(place, kind, facility.name);
   const facts = nodeFacts(facility, [
     ['Facility', html`<code>${facility.name}</code>`],
@@ -80,6 +80,6 @@ export function productFacilityPage(facility: ProductFacility, place: ReleasePla
   ]);
   const products = scrollTable(`Data products of ${facility.name}`, HEADINGS, facility.products.map(productRow), 'products');
   const body = html`<div class="lead">${descriptionHtml(facility.description)}</div>
-${documentationHtml(facility)}${facts}${products}`;
+${documentationHtml(facility)}${facts}${note}${products}`;
   return nodePage(path, facility, place, releaseCrumbs(place), body);
 }

@@ -256,6 +256,21 @@ const STATIC_ERRORS: readonly string[] = [
   `error_page 400 = ${INTERNAL}/bad-request;`,
 ];
 
+/**
+ * The site's 404 page, as Netlify and `serve` send it for a path outside the API that names no file;
+ * error_page keeps the 404. Its type by its file's name: the location's own path has no ending.
+ */
+function notFoundPageLocation(root: string): string[] {
+  return block(`location = ${INTERNAL}/static-404`, [
+    'internal;',
+    ...block('types', []),
+    'default_type text/html;',
+    // A 404 page is compressed as any page: it varies with Accept-Encoding, as `serve` says.
+    `add_header Vary $${NAME}_vary always;`,
+    `alias ${quote(`${root}/${NOT_FOUND_PAGE}`)};`,
+  ]);
+}
+
 const STATIC_405_BODY = STATIC_METHOD_NOT_ALLOWED.body ?? '';
 const STATIC_404_BODY = 'Not Found\n';
 
@@ -464,16 +479,7 @@ export function renderNginxSite(options: NginxOptions): string {
         ...addHeaders(api, true),
         `return 404 ${quote(BODIES.notFound)};`,
       ]),
-      // The site's 404 page, as Netlify and `serve` send it outside the API; error_page keeps the 404.
-      // Its type by its file's name: this location's own path has no ending to take one from.
-      ...block(`location = ${INTERNAL}/static-404`, [
-        'internal;',
-        ...block('types', []),
-        'default_type text/html;',
-        // A 404 page is compressed as any page: it varies with Accept-Encoding, as `serve` says.
-        `add_header Vary $${NAME}_vary always;`,
-        `alias ${quote(`${root}/${NOT_FOUND_PAGE}`)};`,
-      ]),
+      ...notFoundPageLocation(root),
     ]),
   ];
   return `${lines.join('\n')}\n`;

@@ -190,10 +190,7 @@ export function bandChart(facilities: readonly ChartFacility[], options: BandCha
     if (x1 <= x0) return;
     if (i % 2 === 0)
       regions += `<rect class="pic-band" fill="#000" fill-opacity=".025" x="${num(x0)}" y="${num(TOP - 20)}" width="${num(x1 - x0)}" height="${num(bottom - TOP + 20)}"/>`;
-    // The axis often ends a little past a region's start (30 µm, say): its short name fits there.
-    const name = [long, short].find((n) => textWidth(n, LABEL_FONT) + 8 < x1 - x0);
-    if (name !== undefined)
-      regions += `<text class="pic-muted" x="${num((x0 + x1) / 2)}" y="${TOP - 6}" text-anchor="middle" font-size="${LABEL_FONT}">${name}</text>`;
+    regions += regionLabel(long, short, x0, x1);
   });
 
   const count = rows.reduce((n, r) => n + r.bands.length, 0);
@@ -207,6 +204,16 @@ export function bandChart(facilities: readonly ChartFacility[], options: BandCha
   let out = svgOpen(WIDTH, height, 'bands', options.title ?? 'Imaging bands by wavelength', description);
   out += regions + axis + body;
   return `${out}</svg>\n`;
+}
+
+/**
+ * A spectral region's name over its strip where it has room: the long one, else the short one (the
+ * axis often ends a little past a region's start, 30 µm say), else none.
+ */
+function regionLabel(long: string, short: string, x0: number, x1: number): string {
+  const name = [long, short].find((n) => textWidth(n, LABEL_FONT) + 8 < x1 - x0);
+  if (name === undefined) return '';
+  return `<text class="pic-muted" x="${num((x0 + x1) / 2)}" y="${TOP - 6}" text-anchor="middle" font-size="${LABEL_FONT}">${name}</text>`;
 }
 
 /** The widest a facility's name may be on a line, in viewBox units. */

@@ -131,7 +131,7 @@ function request(r) {
     var crumbs = list
         ? listName
         : '<a href="' + escapeHtml(FACTS.listLinkBefore + type + FACTS.listLinkAfter) + '">' + listName + '</a> / ' + escapeHtml(name);
-    return '<nav class="crumbs">' + crumbs + '</nav>\n<h1>' + escapeHtml(name) + '</h1>\n' +
+    return '<nav class="crumbs" aria-label="Breadcrumbs">' + crumbs + '</nav>\n<h1>' + escapeHtml(name) + '</h1>\n' +
         '<div class="formats">Formats:<a href="' + escapeHtml(withFormat(target, 'json')) + '">json</a><a href="' +
         escapeHtml(withFormat(target, 'api')) + '">api</a></div>\n' +
         '<pre class="request"><b>' + escapeHtml(shown) + '</b> ' + escapeHtml(target) + '</pre>';

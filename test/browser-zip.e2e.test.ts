@@ -134,7 +134,9 @@ describe('download/browser.zip', () => {
     expect(sums).toContain(`${sha256(zip)}  browser.zip\n`);
     const page = await readFile(path.join(dir, 'dist/download/index.html'), 'utf8');
     expect(page).toMatch(
-      new RegExp(`<a href="browser.zip">browser.zip</a></td><td>[^<]+</td><td class="n">[0-9.]+ kB</td><td><code>${sha256(zip)}</code>`),
+      new RegExp(
+        `<a href="browser.zip">browser.zip</a></th><td data-label="What it is">[^<]+</td><td class="num" data-label="Size">[0-9.]+ kB</td><td class="sum" data-label="SHA-256"><code>${sha256(zip)}</code>`,
+      ),
     );
   });
 

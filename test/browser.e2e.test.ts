@@ -3,8 +3,11 @@
 // the offline download. Each kind of page loads with no error and asks nothing of another origin;
 // the sky map has one linked mark per imaging region and the band chart one per band, counted from
 // the metadata; a table's page lists its columns in the metadata's order, its main ones marked;
-// axe-core finds nothing serious in light or dark; nothing scrolls sideways on a phone; and curator
-// text full of script leaves none in the page, nor runs any when its links are clicked.
+// a wide table shows 20 rows at 1280 × 800 with no box scrolling inside the page, a deep-linked row
+// in full view; the home page's sky map is one tab stop; axe-core finds nothing serious in light or
+// dark on any kind of page (the documents, the API's browsable page and the 404 page too); nothing
+// scrolls sideways on a phone; and curator text full of script leaves none in the page, nor runs any
+// when its links are clicked.
 
 import type { ChildProcess } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
@@ -38,6 +41,9 @@ const plain: Writer = (where) => `<p>The <em>${where}</em>, described.</p>`;
 const hostile: Writer = (where) => `${where} ${ATTACKS}`;
 
 const DATES = { created: '2018-01-01T00:00:00Z', updated: '2018-01-02T00:00:00Z' };
+
+/** The columns of the fixture's wide table. */
+const WIDE_COLUMNS = 80;
 
 /** A FITS header as the metadata writes it. */
 function fits(header: ReturnType<typeof tan>): Record<string, unknown[]> {
@@ -118,6 +124,19 @@ function archive(text: Writer, names: Writer = (n) => n): Record<string, string>
             column(2027, 'Z', 'src.redshift'),
           ],
         },
+        {
+          // Long enough that a screen cannot show it all: what a visitor sees of a 500-column table.
+          id: 203,
+          name: 'Wide',
+          ...node('wide table'),
+          // Each column described in a line, as most catalogues' are (GAMA's), with no pretty name or documentation.
+          columns: Array.from({ length: WIDE_COLUMNS }, (_, i) => ({
+            ...column(2100 + i, `FLUX_${i}`, 'phot.flux;em.opt', 'Jy'),
+            description: `Flux in aperture ${i}`,
+            pretty_name: undefined,
+            documentation: undefined,
+          })),
+        },
       ],
     },
     'alpha/dr2/imaging/VST.yaml': {
@@ -186,6 +205,24 @@ const PAGES = {
   spectra: 'browse/alpha/dr2/spectra/aaomega.html',
 } as const;
 const PAGE_LIST = Object.entries(PAGES);
+
+/**
+ * The site's other pages: the documents in the site's shell, the API's browsable page, and the 404
+ * page a host sends for an unknown path (with its status), checked as the browser's pages are.
+ */
+const OTHER_PAGES = {
+  'API reference': 'api/docs/',
+  download: 'download/',
+  'format=api': 'api/schema/?data_type=catalogues&format=api',
+  '404': 'browse/alpha/no-such-page.html',
+} as const;
+const ALL_PAGES = [...PAGE_LIST, ...Object.entries(OTHER_PAGES)];
+
+/** The status a page is answered with: 404 for the 404 page, 200 for every other. */
+const statusOf = (page: string) => (page === OTHER_PAGES['404'] ? 404 : 200);
+
+/** The fixture's wide table's page. */
+const WIDE_TABLE = 'browse/alpha/dr2/catalogues/Photometry/Wide.html';
 
 interface Site {
   /** The project: metadata/ and dist/. */
@@ -380,25 +417,121 @@ test('a table’s page lists every column in the metadata’s order, its main co
     );
   }));
 
+// ---- Density: a table's columns at a glance ------------------------------------------------------------------
+
+// Issue 32: a 531-column table showed ~7 rows, inside an 80vh box that scrolled inside the page.
+describe.concurrent('a wide table at 1280 × 800', () => {
+  test('shows at least 20 column rows at once, and nothing on the page scrolls inside it', () =>
+    browser.page({}, async (watched) => {
+      await watched.goto(`${normal.origin}/${WIDE_TABLE}`);
+      const seen = await watched.page.evaluate(() => {
+        document.querySelector('table.columns tbody tr')?.scrollIntoView();
+        const head = document.querySelector('table.columns thead th')?.getBoundingClientRect();
+        const rows = [...document.querySelectorAll('table.columns tbody tr')].map((tr) => tr.getBoundingClientRect());
+        const boxes = [...document.body.querySelectorAll('*')].filter((e) => {
+          const style = getComputedStyle(e);
+          return /auto|scroll/.test(style.overflowY) && e.scrollHeight > e.clientHeight + 1;
+        });
+        return {
+          headBottom: head?.bottom ?? -1,
+          visible: rows.filter((r) => r.top >= (head?.bottom ?? 0) - 1 && r.bottom <= innerHeight).length,
+          boxes: boxes.map((e) => `${e.tagName.toLowerCase()}.${e.className}`),
+        };
+      });
+      expect(seen.visible).toBeGreaterThanOrEqual(20);
+      expect(seen.boxes).toEqual([]);
+      // The columns' header stays at the top of the window as the page scrolls.
+      expect(seen.headBottom).toBeGreaterThan(0);
+      expect(seen.headBottom).toBeLessThan(60);
+    }));
+
+  test('a deep-linked row is wholly in view, below the sticky header', () =>
+    browser.page({}, async (watched) => {
+      await watched.goto(`${normal.origin}/${WIDE_TABLE}#col-FLUX_60`);
+      await watched.page.waitForFunction(() => window.scrollY > 0);
+      const { row, head } = await watched.page.evaluate(() => {
+        const r = document.getElementById('col-FLUX_60')?.getBoundingClientRect();
+        const h = document.querySelector('table.columns thead th')?.getBoundingClientRect();
+        return { row: r && { top: r.top, bottom: r.bottom }, head: h && { bottom: h.bottom } };
+      });
+      expect(row && head).toBeTruthy();
+      expect(row?.top ?? 0).toBeGreaterThanOrEqual(head?.bottom ?? Infinity);
+      expect(row?.bottom ?? Infinity).toBeLessThanOrEqual(800);
+    }));
+});
+
+// ---- Keyboard ------------------------------------------------------------------------------------------------
+
+/** The elements the Tab key stops at, in order, from the top of the page: each as a description. */
+async function tabStops(watched: WatchedPage, most: number): Promise<{ where: string; inSky: boolean }[]> {
+  const stops: { where: string; inSky: boolean }[] = [];
+  await watched.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  for (let i = 0; i < most; i++) {
+    await watched.page.keyboard.press('Tab');
+    const stop = await watched.page.evaluate(() => {
+      const e = document.activeElement;
+      if (!e || e === document.body) return null;
+      const sky = document.querySelector('svg.pic-sky')?.closest('.picture-scroll');
+      return {
+        where: `${e.tagName.toLowerCase()} ${e.getAttribute('href') ?? e.getAttribute('aria-label') ?? e.id}`,
+        inSky: !!sky?.contains(e),
+      };
+    });
+    if (!stop) break;
+    // Round the page and back to the first: every stop seen.
+    if (stop.where === stops[0]?.where) break;
+    stops.push(stop);
+  }
+  return stops;
+}
+
+// Issue 32: every region mark of the home page's sky map was a tab stop (80 here, 5,000 in a large archive).
+test('the home page’s sky map is one tab stop, and its regions are reached through the facilities listed under it', () =>
+  browser.page({}, async (watched) => {
+    await watched.goto(`${normal.origin}/${PAGES.home}`);
+    const stops = await tabStops(watched, 200);
+    expect(stops.filter((s) => s.inSky).map((s) => s.where)).toEqual(['div Sky map']);
+    // The marks still link their regions, for the pointer.
+    const marksLinked = await watched.page.$$eval('svg.pic-sky a', (as) => as.map((a) => a.getAttribute('tabindex')));
+    expect(marksLinked.length).toBeGreaterThan(1);
+    expect(new Set(marksLinked)).toEqual(new Set(['-1']));
+    // Each imaging facility with regions is linked under the map, and its page has the marks as tab stops.
+    const facilities = (await imagingOf(normal.dir)).filter((f) => f.bands.some((b) => b.regions.length > 0));
+    const listed = await watched.page.$$eval('ul.facility-list a', (as) => as.map((a) => a.href));
+    expect(listed).toHaveLength(facilities.length);
+    for (const href of listed) expect(stops.map((s) => s.where)).toContain(`a ${new URL(href).pathname.slice(1)}`);
+    await watched.goto(listed.find((h) => h.endsWith('VST.html')) ?? '');
+    const onFacility = (await tabStops(watched, 200)).filter((s) => s.inSky);
+    const vst = facilities.find((f) => f.name === 'VST');
+    expect(onFacility.length).toBe(1 + (vst?.bands.flatMap((b) => b.regions).length ?? 0));
+  }));
+
 // ---- Accessibility -----------------------------------------------------------------------------------------
 
 describe.concurrent('axe-core', () => {
-  test.each(PAGE_LIST)('the %s page has no serious or critical violation, light or dark', (_name, page) =>
+  test.each(ALL_PAGES)('the %s page has no serious or critical violation, light or dark', (_name, page) =>
     browser.page({ bypassCsp: true }, async (watched) => {
-      await watched.goto(`${normal.origin}/${page}`);
+      const response = await watched.goto(`${normal.origin}/${page}`);
+      expect(response?.status()).toBe(statusOf(page));
+      // Every page in the site's shell has the search box; the API's browsable page has none.
+      const searchable = (await watched.page.$('#search')) !== null;
+      expect(searchable).toBe(page !== OTHER_PAGES['format=api']);
       for (const scheme of ['light', 'dark'] as const) {
         await watched.page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
         expect(await watched.page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
         // The search panel open and showing results, as a visitor sees it, and every copy-link button.
-        await watched.page.focus('#search');
-        await watched.page.type('#search', 'a');
-        await watched.page.waitForFunction(() => /found/i.test(document.getElementById('search-status')?.textContent ?? ''));
+        if (searchable) {
+          await watched.page.focus('#search');
+          await watched.page.type('#search', 'a');
+          await watched.page.waitForFunction(() => /found/i.test(document.getElementById('search-status')?.textContent ?? ''));
+        }
         const violations = await axeViolations(watched.page);
         const found = violations.flatMap((v) => v.nodes.map((n) => `${scheme}: ${v.id} (${v.impact}) ${n.target}: ${n.summary}`));
         expect(found).toEqual([]);
-        await watched.page.evaluate(() => {
-          (document.getElementById('search') as HTMLInputElement).value = '';
-        });
+        if (searchable)
+          await watched.page.evaluate(() => {
+            (document.getElementById('search') as HTMLInputElement).value = '';
+          });
       }
     }),
   );
@@ -407,15 +540,16 @@ describe.concurrent('axe-core', () => {
 // ---- Narrow screens ----------------------------------------------------------------------------------------
 
 describe.concurrent('390 px wide', () => {
-  test.each(PAGE_LIST)('the %s page does not scroll sideways', (_name, page) =>
+  test.each([...ALL_PAGES, ['wide table', WIDE_TABLE] as const])('the %s page does not scroll sideways', (_name, page) =>
     browser.page({ width: 390 }, async (watched) => {
-      await watched.goto(`${normal.origin}/${page}`);
+      const response = await watched.goto(`${normal.origin}/${page}`);
+      expect(response?.status()).toBe(statusOf(page));
       const { scrollWidth, clientWidth, overflowing } = await watched.page.evaluate(() => {
         const root = document.scrollingElement ?? document.documentElement;
         const width = root.clientWidth;
         // What reaches past the right edge outside the wrappers that scroll tables sideways: the culprits.
         const overflowing = [...document.body.querySelectorAll('*')]
-          .filter((e) => !e.closest('.scroll') && e.getBoundingClientRect().right > width + 0.5)
+          .filter((e) => !e.closest('.scroll, .picture-scroll') && e.getBoundingClientRect().right > width + 0.5)
           .map(
             (e) =>
               `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${typeof e.className === 'string' && e.className ? `.${e.className}` : ''}`,

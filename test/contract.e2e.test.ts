@@ -9,7 +9,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parseAllHeaders } from '@netlify/headers-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newAjv } from '../src/pipeline/ajv.ts';
-import { compressible, isBrowserFile } from '../src/site/routes.ts';
+import { BODIES, compressible, isBrowserFile } from '../src/site/routes.ts';
 import { surveyPath } from '../src/outputs/browser/pages/places.ts';
 import { CONTENT_SECURITY_POLICY } from '../src/outputs/browser/pages/shell.ts';
 import { PROJECT, SKIP_NGINX, cli, http, nginxSite, outputCount, serveSite, snapshotTree, testdir } from './helpers.ts';
@@ -601,6 +601,34 @@ describe.skipIf(SKIP_NGINX)('nginx and serve answer alike', () => {
     });
     expect(seen(b as HttpResult)).toEqual(seen(a as HttpResult));
   });
+
+  // Issue 32: an unknown path outside the API got a plain-text "Not Found"; it gets the site's page.
+  test.each(['/nothing-here', '/browse/nothing-here/', '/browse/alpha/dr9/', '/download/nothing.csv'])(
+    'an unknown path outside the API, %s, is 404 with the site’s HTML 404 page, on both',
+    async (target) => {
+      const page = readFileSync(path.join(dist, '404.html'), 'utf8');
+      for (const host of [hosts.serve, hosts.nginx]) {
+        const r = await http(host?.origin ?? '', 'GET', target);
+        expect(r.status).toBe(404);
+        expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(r.body).toBe(page);
+        expect(r.body).toContain('<h1>Page not found</h1>');
+        expect(r.body).toContain('id="search"');
+      }
+    },
+  );
+
+  test.each(['/api/nothing-here', '/api/schema/99/', '/api/schema/1/nothing/'])(
+    'an unknown path under the API, %s, keeps the API’s JSON 404 body, on both',
+    async (target) => {
+      for (const host of [hosts.serve, hosts.nginx]) {
+        const r = await http(host?.origin ?? '', 'GET', target);
+        expect(r.status).toBe(404);
+        expect(r.headers['content-type']).toBe('application/json');
+        expect(r.body).toBe(BODIES.notFound);
+      }
+    },
+  );
 
   const encoded = [
     '/api/schema/?data_type=catalogues',

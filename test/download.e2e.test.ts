@@ -106,11 +106,17 @@ describe('the download', () => {
       const [sum = '', name = ''] = line.split('  ');
       if (name === 'index.html') continue;
       const title = DOCUMENTS.find((d) => d.path === `/download/${name}`)?.title ?? '';
-      expect(page.body).toContain(`<a href="${name}">${name}</a></td><td>${title}</td>`);
+      expect(page.body).toContain(`<a href="${name}">${name}</a></th><td data-label="What it is">${title}</td>`);
       expect(page.body).toContain(`<code>${sum}</code>`);
     }
     expect(page.body).toContain('sha256sum -c');
-    expect(page.body).not.toMatch(/<(script|link)\b|src="https?:/);
+    // In the site's shell: its own style sheet, icon and script only, from the site.
+    expect([...page.body.matchAll(/<(?:script|link)\b[^>]*/g)].map((m) => m[0])).toEqual([
+      '<link rel="icon" href="../browse/icon.svg" type="image/svg+xml"',
+      '<link rel="stylesheet" href="../browse/style.css"',
+      '<script src="../browse/site.js" defer',
+    ]);
+    expect(page.body).not.toMatch(/src="https?:/);
   });
 
   test('archive.json holds every survey byte for byte as its route gives it, with counts and the latest update', async () => {

@@ -57,7 +57,7 @@ describe('the edge function', () => {
     const get = await call('GET', '/api/schema/?format=api&data_type=ifs', pageFile());
     const body = await get.text();
     expect(body).toBe(
-      '<!DOCTYPE html>\n<nav class="crumbs">Schema List</nav>\n<h1>Schema List</h1>\n<div class="formats">Formats:<a href="/api/schema/?data_type=ifs&amp;format=json">json</a><a href="/api/schema/?data_type=ifs&amp;format=api">api</a></div>\n' +
+      '<!DOCTYPE html>\n<nav class="crumbs" aria-label="Breadcrumbs">Schema List</nav>\n<h1>Schema List</h1>\n<div class="formats">Formats:<a href="/api/schema/?data_type=ifs&amp;format=json">json</a><a href="/api/schema/?data_type=ifs&amp;format=api">api</a></div>\n' +
         '<pre class="request"><b>GET</b> /api/schema/?format=api&amp;data_type=ifs</pre>\n<pre>[]</pre>\n',
     );
     expect(get.headers.get('content-length')).toBe(String(new TextEncoder().encode(body).length));
@@ -79,7 +79,7 @@ describe('the edge function', () => {
       next: () => Promise.resolve(new Response(page, { headers: { 'Content-Type': 'text/html; charset=utf-8' } })),
     });
     expect(await res.text()).toContain(
-      `<nav class="crumbs"><a href="${listing}">Schema List</a> / Schema Instance</nav>\n<h1>Schema Instance</h1>`,
+      `<nav class="crumbs" aria-label="Breadcrumbs"><a href="${listing}">Schema List</a> / Schema Instance</nav>\n<h1>Schema Instance</h1>`,
     );
   });
 

@@ -1,7 +1,8 @@
 // The OpenAPI description and its reference page: a real OpenAPI validator accepts the document,
 // the document says what the route table says, every file a build writes is valid against the
 // schema the document gives for its route, status and content type, and the page shows every path
-// and schema, loads nothing and escapes every text.
+// and schema in the site's shell, loads nothing but the site's own style sheet, icon and script,
+// and escapes every text.
 
 import { readFile, readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -40,6 +41,8 @@ import { FIXTURE, PROJECT, cli, tempdir } from './helpers.ts';
 
 /** The site's front page, the schema browser's home. */
 const FRONT_PAGE = 'index.html';
+/** The page hosts send for a path outside the API that names no file: a page of the site, no answer of the API. */
+const NOT_FOUND_PAGE = '404.html';
 
 type Json = Record<string, unknown>;
 /** What the validator takes: the document is checked by it, not by the compiler. */
@@ -312,9 +315,9 @@ describe('a build of the fixture archive', () => {
     for (const plan of PLANS) if (!files.has(plan.path)) files.set(plan.path, planText(plan.path));
   });
 
-  test('every file it writes is an answer the document describes (the front page and the marker apart)', () => {
+  test('every file it writes is an answer the document describes (the front page, the 404 page and the marker apart)', () => {
     const unknown = [...files.keys()].filter(
-      (f) => answersOf(f).length === 0 && f !== FRONT_PAGE && !f.startsWith('browse/') && !f.startsWith('.'),
+      (f) => answersOf(f).length === 0 && f !== FRONT_PAGE && f !== NOT_FOUND_PAGE && !f.startsWith('browse/') && !f.startsWith('.'),
     );
     expect(unknown).toEqual([]);
     expect([...files.keys()].filter((f) => f.startsWith('api/schema/')).length).toBeGreaterThan(20);
@@ -383,12 +386,18 @@ describe('the reference page', () => {
     for (const value of [...DATA_TYPES, ...Object.values(HEADERS), CONTENT_TYPES.html]) expect(PAGE).toContain(value);
   });
 
-  test('loads nothing: no script, and no link or source leading to another host', () => {
-    expect(PAGE).not.toMatch(/<script|<link|<img|<iframe|@import|url\(/i);
+  test("loads only the site's own style sheet, icon and script, and no link or source leads to another host", () => {
+    // The page is in the site's shell, at /api/docs/: what it loads is two folders up, in browse/.
+    expect([...PAGE.matchAll(/<script\b[^>]*>/gi)].map((m) => m[0])).toEqual(['<script src="../../browse/site.js" defer>']);
+    expect([...PAGE.matchAll(/<link\b[^>]*\bhref="([^"]*)"/gi)].map((m) => m[1])).toEqual([
+      '../../browse/icon.svg',
+      '../../browse/style.css',
+    ]);
+    expect(PAGE).not.toMatch(/<img|<iframe|<style|@import|url\(/i);
     const targets = [...PAGE.matchAll(/\b(?:src|href|action)\s*=\s*"([^"]*)"/gi)].map((m) => m[1] ?? '');
     expect(targets.length).toBeGreaterThan(50);
-    expect(targets.filter((t) => !(t.startsWith('#') || (t.startsWith('/') && !t.startsWith('//'))))).toEqual([]);
-    expect(PAGE).not.toMatch(/\bsrc\s*=/i);
+    const own = (t: string) => t.startsWith('#') || t.startsWith('../') || (t.startsWith('/') && !t.startsWith('//'));
+    expect(targets.filter((t) => !own(t))).toEqual([]);
   });
 
   test('escapes every text it shows', () => {
@@ -404,10 +413,11 @@ describe('the reference page', () => {
     const schemas = obj(obj(document.components).schemas);
     schemas.Evil = { description: hostile, properties: { [hostile]: { enum: [hostile], pattern: hostile, description: hostile } } };
     const page = apiReferencePage(document);
-    expect(page).not.toContain('<script');
+    // The shell's own script is the one script element.
+    expect(page.match(/<script/g)).toHaveLength(1);
     expect(page).not.toContain('<img');
     expect(page).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
     const targets = [...page.matchAll(/\b(?:src|href)\s*=\s*"([^"]*)"/gi)].map((m) => m[1] ?? '');
-    expect(targets.filter((t) => !(t.startsWith('#') || (t.startsWith('/') && !t.startsWith('//'))))).toEqual([]);
+    expect(targets.filter((t) => !(t.startsWith('#') || t.startsWith('../') || (t.startsWith('/') && !t.startsWith('//'))))).toEqual([]);
   });
 });

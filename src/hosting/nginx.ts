@@ -23,6 +23,7 @@ import {
   ERROR_FILES,
   HEADERS,
   METHOD_MARK,
+  NOT_FOUND_PAGE,
   VIEWS,
   answerPageFile,
   apiHeaders,
@@ -255,6 +256,21 @@ const STATIC_ERRORS: readonly string[] = [
   `error_page 400 = ${INTERNAL}/bad-request;`,
 ];
 
+/**
+ * The site's 404 page, as Netlify and `serve` send it for a path outside the API that names no file;
+ * error_page keeps the 404. Its type by its file's name: the location's own path has no ending.
+ */
+function notFoundPageLocation(root: string): string[] {
+  return block(`location = ${INTERNAL}/static-404`, [
+    'internal;',
+    ...block('types', []),
+    'default_type text/html;',
+    // A 404 page is compressed as any page: it varies with Accept-Encoding, as `serve` says.
+    `add_header Vary $${NAME}_vary always;`,
+    `alias ${quote(`${root}/${NOT_FOUND_PAGE}`)};`,
+  ]);
+}
+
 const STATIC_405_BODY = STATIC_METHOD_NOT_ALLOWED.body ?? '';
 const STATIC_404_BODY = 'Not Found\n';
 
@@ -463,11 +479,7 @@ export function renderNginxSite(options: NginxOptions): string {
         ...addHeaders(api, true),
         `return 404 ${quote(BODIES.notFound)};`,
       ]),
-      ...block(`location = ${INTERNAL}/static-404`, [
-        'internal;',
-        `default_type 'text/plain; charset=utf-8';`,
-        `return 404 ${quote(STATIC_404_BODY)};`,
-      ]),
+      ...notFoundPageLocation(root),
     ]),
   ];
   return `${lines.join('\n')}\n`;
@@ -792,7 +804,7 @@ function request(r) {
     var crumbs = list
         ? listName
         : '<a href="' + escapeHtml(FACTS.listLinkBefore + type + FACTS.listLinkAfter) + '">' + listName + '</a> / ' + escapeHtml(name);
-    return '<nav class="crumbs">' + crumbs + '</nav>\\n<h1>' + escapeHtml(name) + '</h1>\\n' +
+    return '<nav class="crumbs" aria-label="Breadcrumbs">' + crumbs + '</nav>\\n<h1>' + escapeHtml(name) + '</h1>\\n' +
         '<div class="formats">Formats:<a href="' + escapeHtml(withFormat(target, 'json')) + '">json</a><a href="' +
         escapeHtml(withFormat(target, 'api')) + '">api</a></div>\\n' +
         '<pre class="request"><b>' + escapeHtml(shown) + '</b> ' + escapeHtml(target) + '</pre>';

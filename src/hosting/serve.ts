@@ -29,7 +29,7 @@ import { parseAllHeaders } from '@netlify/headers-parser';
 import { RedirectsHandler } from '@netlify/redirects';
 import { UsageError } from '../errors.ts';
 import { STATIC_METHOD_NOT_ALLOWED, answerBeforeFiles, isApiPath, policy, withDocumentHeaders } from './edge.ts';
-import { COMPRESSION, ENCODING_SUFFIX, compressible, documentAt } from '../site/routes.ts';
+import { COMPRESSION, ENCODING_SUFFIX, NOT_FOUND_PAGE, compressible, documentAt } from '../site/routes.ts';
 import type { Answer } from './edge.ts';
 import type { Encoding } from '../site/routes.ts';
 import { NETLIFY_TOML } from '../project.ts';
@@ -193,8 +193,8 @@ async function respond(req: IncomingMessage, res: ServerResponse, route: Router,
     isApiPath(url.pathname) && (method === 'GET' || method === 'HEAD')
       ? await policy(method, url, fileLayer)
       : document
-        ? withDocumentHeaders(document, await fileLayer())
-        : await fileLayer();
+        ? withDocumentHeaders(document, await withNotFoundPage(await fileLayer(), req.headers, files, bodies))
+        : await withNotFoundPage(await fileLayer(), req.headers, files, bodies);
   const out = response instanceof Response ? fromResponse(response, bodies) : fromAnswer(response);
   // Outside the API, what the files answered also gets the values of the header rules its path
   // matches (the schema browser's policy; the documents' own headers, again).
@@ -311,6 +311,22 @@ async function routeAndServe(
   const served = await files(match.target.pathname, headers, bodies);
   if (served.status !== 200 || match.statusCode === 200) return served;
   return new Response(served.body, { status: match.statusCode, headers: served.headers });
+}
+
+/**
+ * A 404 outside the API as Netlify answers it: the site's 404 page, with the status kept. A site
+ * without one (built before it had one) keeps the plain answer.
+ */
+async function withNotFoundPage(found: Response, headers: IncomingHttpHeaders, files: StaticFiles, bodies: FileBodies): Promise<Response> {
+  if (found.status !== 404) return found;
+  // Only the encoding is asked for: a range or a condition was about the address asked for, not this page.
+  const page = await files(`/${NOT_FOUND_PAGE}`, { 'accept-encoding': headers['accept-encoding'] }, bodies);
+  if (page.status !== 200) {
+    await page.body?.cancel();
+    return found;
+  }
+  await found.body?.cancel();
+  return new Response(page.body, { status: 404, headers: page.headers });
 }
 
 function safeDecode(pathname: string): string | undefined {

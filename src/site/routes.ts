@@ -286,6 +286,12 @@ export const BROWSER_DIR = 'browse';
 export const BROWSER_HOME = 'index.html';
 
 /**
+ * The page every host sends, with status 404, for a path outside the API that names no file: at
+ * the site's root, where Netlify looks for it. Under the API a 404 keeps the API's JSON body.
+ */
+export const NOT_FOUND_PAGE = '404.html';
+
+/**
  * Where the schema browser is asked for: its home page, as `/` and as `/index.html`, and
  * everything under /browse/ (`*`: any path below, as Netlify's header rules and nginx's prefix
  * locations read it). Nothing under /api/ nor any document is among them.

@@ -63,8 +63,8 @@ export function linkedJson(pretty: string): string {
 }
 
 const STYLE = `body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#222;background:#fafafa}
-header{background:#2c3e50;color:#fff;padding:10px 24px;font-weight:600}
-header nav{float:right;font-weight:400}header nav a{color:#fff}
+header{display:flex;flex-wrap:wrap;justify-content:space-between;gap:4px 16px;background:#2c3e50;color:#fff;padding:10px 24px;font-weight:600}
+header nav{font-weight:400;overflow-wrap:anywhere}header nav a{color:#fff}
 main{max-width:1100px;margin:0 auto;padding:16px 24px}
 nav.crumbs{color:#666;margin-bottom:8px}nav.crumbs a{color:#2a6ebb}
 h1{font-size:24px;margin:8px 0 16px}
@@ -98,7 +98,7 @@ function requestMarkup(view: View, method: string, target: string): Html {
   const list = VIEWS.list.name;
   const listLink = requestTarget('list', { data_type: dataType, format: 'api' });
   const crumbs = view === 'list' ? html`${list}` : html`<a href="${listLink}">${list}</a> / ${name}`;
-  return html`<nav class="crumbs">${crumbs}</nav>
+  return html`<nav class="crumbs" aria-label="Breadcrumbs">${crumbs}</nav>
 <h1>${name}</h1>
 <div class="formats">Formats:<a href="${withFormat(target, 'json')}">json</a><a href="${withFormat(target, 'api')}">api</a></div>
 <pre class="request"><b>${method}</b> ${target}</pre>`;
@@ -160,7 +160,7 @@ export function browsableFrame(page: Omit<BrowsablePage, 'pretty'>): [string, st
 <style>${raw(STYLE)}</style>
 </head>
 <body>
-<header>archive-schema API <nav><a href="${browserLink(page.survey)}">Schema browser</a> · ${NAV}</nav></header>
+<header>archive-schema API <nav aria-label="Site"><a href="${browserLink(page.survey)}">Schema browser</a> · ${NAV}</nav></header>
 <main>
 ${request}
 <pre class="response"><span class="meta"><b>${statusLine}</b>

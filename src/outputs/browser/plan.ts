@@ -4,7 +4,7 @@
 // (texts.ts) and spliced in, their survey's and release's breadcrumbs filled in as they are written.
 
 import { createHash } from 'node:crypto';
-import { DATA_TYPES, DOCUMENTS, requestTarget, surveyUrl } from '../../site/routes.ts';
+import { DATA_TYPES, DOCUMENTS, NOT_FOUND_PAGE, requestTarget, surveyUrl } from '../../site/routes.ts';
 import { SECTIONS, childrenOf } from '../../kinds/registry.ts';
 import type { KindType } from '../../kinds/registry.ts';
 import { rootsOf } from '../../pipeline/assemble.ts';
@@ -18,7 +18,7 @@ import type { Bytes, Piece, Plan } from '../../site/plan.ts';
 import type { PageNode, PageNotes, PlanInput } from '../output.ts';
 import { manyTextName } from '../output.ts';
 import { bandChart, skyMap } from './pictures/index.ts';
-import { STYLESHEET_PATH, homePage, inlinePicture, pageHref, releasePage, stylesheet, surveyPage } from './pages/index.ts';
+import { STYLESHEET_PATH, homePage, pageHref, pictureFigure, releasePage, stylesheet, surveyPage } from './pages/index.ts';
 import type { DataKind, DataRelease, PagePath, ReleaseCounts, ReleasePlace, Survey } from './pages/index.ts';
 import { html, raw } from '../html.ts';
 import type { Html } from '../html.ts';
@@ -38,11 +38,11 @@ import {
 import { pageNode } from './nodes.ts';
 import type { NodePlace, SkeletonNode } from './nodes.ts';
 import { footerLinks, jsonLink, withFooterLinks } from './pages/shell.ts';
-import { isFilePage, rootOf } from './pages/html.ts';
+import { isFilePage, plural, rootOf } from './pages/html.ts';
 import { SEARCH_DATA_PATH, SEARCH_TAIL, searchHead } from './search.ts';
 import type { SearchSurvey } from './search.ts';
 import { siteScriptText } from './script.ts';
-import { ADDRESS_PATH, ICON_PATH, ICON_SVG, SCRIPT_PATH, addressPage } from './pages/index.ts';
+import { ADDRESS_PATH, ICON_PATH, ICON_SVG, SCRIPT_PATH, addressPage, notFoundPage } from './pages/index.ts';
 import type { FacilitySky } from './texts.ts';
 
 /** The name of the browser's per-file texts, and of the output. */
@@ -109,6 +109,7 @@ export function planBrowser(input: PlanInput): Plan[] {
   });
   plans.push(planOf(pageHref([]), [footer.into(home, [], undefined)]));
   plans.push(planOf(pageFile(ADDRESS_PATH), [footer.into(addressPage(listed), ADDRESS_PATH, undefined)]));
+  plans.push(planOf(NOT_FOUND_PAGE, [notFoundPage()]));
   plans.push(planOf(SEARCH_DATA_PATH, [searchHead(listed), ...searched, SEARCH_TAIL]));
   return plans;
 }
@@ -308,8 +309,17 @@ export function homePictures(skies: readonly { sky: FacilitySky; place: ReturnTy
         const at = regionPlace.get(region.key);
         return at ? regionHref(at.place, at.facility, region) : undefined;
       },
+      tabbable: false,
     },
   );
+  // The marks are out of the tab order: each facility's page, linked here, has them as links.
+  const facilities = skies
+    .filter(({ sky }) => sky.regions.length > 0)
+    .map(({ sky, place }) => {
+      const href = pageHref(parentPath(place, 'imaging', sky.facility.name));
+      return html`<li><a href="${href}">${sky.facility.label ?? sky.facility.name}</a>: ${plural(sky.regions.length, 'region')}</li>`;
+    });
+  const list = html`<p class="note" id="sky-facilities">The map's regions by facility, each facility's page mapping and listing them:</p><ul class="facility-list" aria-labelledby="sky-facilities">${facilities}</ul>`;
   const chart = bandChart(
     skies.map((s) => s.sky.facility),
     {
@@ -322,9 +332,7 @@ export function homePictures(skies: readonly { sky: FacilitySky; place: ReturnTy
     },
   );
   return html`<h2>Imaging</h2>
-<figure class="picture">${inlinePicture(map)}<figcaption>Where the archive's imaging regions lie on the sky.</figcaption></figure>
-<figure class="picture">${inlinePicture(chart)}<figcaption>The archive's imaging bands by central wavelength.</figcaption></figure>
-`;
+${pictureFigure(map, "Where the archive's imaging regions lie on the sky.", 'Sky map', list)}${pictureFigure(chart, "The archive's imaging bands by central wavelength.", 'Band chart')}`;
 }
 
 /** The API's listings, its documents and the download, as the site's front page listed them. */

@@ -2,7 +2,9 @@
 // with what it is, its size and checksum, and how to verify them.
 
 import { DOCUMENTS, DOWNLOAD_DIR } from '../../site/routes.ts';
-import { html, joinHtml } from '../html.ts';
+import { html } from '../html.ts';
+import { scrollTable } from '../browser/pages/html.ts';
+import { shell } from '../browser/pages/shell.ts';
 import { planOf } from '../../site/plan.ts';
 import type { Plan } from '../../site/plan.ts';
 
@@ -47,29 +49,14 @@ function indexPage(rows: readonly { name: string; size: number; sum: string }[])
   const titles = new Map(DOCUMENTS.map((d) => [d.file.slice(DOWNLOAD_DIR.length + 1), d.title]));
   const body = rows.map((r) => {
     const link = html`<a href="${encodeURIComponent(r.name)}">${r.name}</a>`;
-    return html`<tr><td>${link}</td><td>${titles.get(r.name)}</td><td class="n">${sizeText(r.size)}</td><td><code>${r.sum}</code></td></tr>`;
+    return html`<tr><th scope="row">${link}</th><td data-label="What it is">${titles.get(r.name)}</td><td class="num" data-label="Size">${sizeText(r.size)}</td><td class="sum" data-label="SHA-256"><code>${r.sum}</code></td></tr>`;
   });
-  return html`<!DOCTYPE html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Download the archive's schema</title>
-<style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:72rem}table{border-collapse:collapse}td,th{padding:.3rem .6rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}.n{text-align:right;white-space:nowrap}code{font-size:.85em;word-break:break-all}pre{background:#f4f4f4;padding:.6rem}</style>
-</head>
-<body>
-<h1>Download the archive's schema</h1>
-<p>Everything the API publishes, to work offline: the whole archive as one JSON document, every catalogue column, every imaging region and every IFS or spectra data product as CSV and as VOTable, the catalogue tables as TAP_SCHEMA and as a VOSI tables document, and the schema browser's pages as a zip: unpack it and open <code>index.html</code> in a browser.</p>
-<table>
-<thead><tr><th>file</th><th>what it is</th><th>size</th><th>SHA-256</th></tr></thead>
-<tbody>
-${joinHtml(body, '\n')}
-<tr><td><a href="SHA256SUMS">SHA256SUMS</a></td><td>${titles.get('SHA256SUMS')}</td><td class="n"></td><td>this page and every file above</td></tr>
-</tbody>
-</table>
-<h2>Verifying a download</h2>
+  const sums = html`<tr><th scope="row"><a href="SHA256SUMS">SHA256SUMS</a></th><td data-label="What it is">${titles.get('SHA256SUMS')}</td><td class="num"></td><td class="sum" data-label="SHA-256">this page and every file above</td></tr>`;
+  const content = html`<p class="lead">Everything the API publishes, to work offline: the whole archive as one JSON document, every catalogue column, every imaging region and every IFS or spectra data product as CSV and as VOTable, the catalogue tables as TAP_SCHEMA and as a VOSI tables document, and the schema browser's pages as a zip: unpack it and open <code>index.html</code> in a browser.</p>
+${scrollTable('Files of the download', ['File', 'What it is', { num: 'Size' }, 'SHA-256'], [...body, sums], 'files')}<h2>Verifying a download</h2>
 <p>Download the files you want and <code>SHA256SUMS</code> into one folder, then run:</p>
 <pre>sha256sum -c --ignore-missing SHA256SUMS</pre>
 <p>Each file should be reported <code>OK</code>. On macOS, use <code>shasum -a 256 -c SHA256SUMS</code>.</p>
-<p><a href="../">The site's front page</a> · <a href="../api/docs/">API reference</a></p>
-</body>
-</html>
-`.text;
+`;
+  return shell({ path: [DOWNLOAD_DIR], title: "Download the archive's schema", body: content });
 }

@@ -1,14 +1,18 @@
 // The API reference page (/api/docs/): the OpenAPI document rendered for people, every path,
 // operation, parameter, response, header and schema with an anchor of its own. It is made from the
-// document alone, so it cannot say anything the JSON does not. It loads nothing: no script, font,
-// style sheet or image, from this site or another, and every text in it is escaped.
+// document alone, so it cannot say anything the JSON does not. It is in the site's shell (header,
+// search, footer) and loads only the site's own style sheet and script; every text in it is escaped.
 
 import { STATUS_TEXT } from '../browsable/page.ts';
-import { html, joinHtml, raw } from '../html.ts';
+import { html, joinHtml } from '../html.ts';
+import { shell } from '../browser/pages/shell.ts';
 import type { Html } from '../html.ts';
 import { OPENAPI_PATH } from './document.ts';
 
 type Json = Record<string, unknown>;
+
+/** Where the page is asked for (/api/docs/), as the shell's path: its links go up from there to the site's root. */
+const API_DOCS_PATH = ['api', 'docs'];
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const asObject = (value: unknown): Json => (isObject(value) ? value : {});
@@ -46,17 +50,6 @@ const CONSTRAINTS = [
 ] as const;
 
 const TEXTUAL = new Set<string>(['format', 'pattern', 'contentMediaType', 'contentEncoding']);
-
-const STYLE = `body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#222;background:#fafafa}
-header,main,nav{max-width:72rem;margin:0 auto;padding:0 1.25rem}header{padding-top:1rem}
-h1{font-size:1.6rem;margin:.5rem 0}h2{margin-top:2.5rem;border-bottom:2px solid #ccc}h3{margin-top:2rem}
-section.path{border-top:1px solid #ddd;margin-top:1.5rem}article.op{background:#fff;border:1px solid #ddd;border-radius:4px;padding:.25rem 1rem .75rem;margin:1rem 0}
-code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}pre{background:#f4f4f4;padding:.5rem;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere}td p{margin:.15rem 0}
-table{border-collapse:collapse;margin:.5rem 0;width:100%}th,td{border:1px solid #ddd;padding:.25rem .5rem;text-align:left;vertical-align:top}th{background:#f0f0f0}
-.method{display:inline-block;min-width:4.5rem;text-align:center;font-weight:bold;border-radius:3px;padding:0 .25rem;color:#fff;background:#555}
-.get{background:#2b6cb0}.head{background:#4a5568}.options{background:#6b46c1}.post,.put,.patch,.delete,.trace{background:#a0a0a0}
-.status{font-weight:bold}.muted{color:#666}a{color:#1a56a0}a:target,section:target>h3,article:target>h4,div:target>h5{background:#fff3c4}
-nav ul{columns:2}h3 code{font-size:1.05rem}p.body{font-weight:bold;margin-bottom:0}ul.headers{margin-top:0}`;
 
 /** Paragraphs of a description (its text is shown as written, never read as markup). */
 function prose(text: unknown): Html {
@@ -332,40 +325,26 @@ export function apiReferencePage(document: Record<string, unknown>): string {
     : 'the OpenAPI document';
   const licensed = license.name ? html`; license ${asString(license.identifier) || asString(license.name)}` : '';
 
-  return html`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">
-<title>${title} ${asString(info.version)}: API reference</title>
-<style>${raw(STYLE)}</style>
-</head>
-<body>
-<header>
-<h1>${title} <span class="muted">${asString(info.version)}</span></h1>
-<p class="muted">The reference of ${source} (OpenAPI ${asString(document.openapi)})${licensed}. Paths are relative to the site.</p>
+  const body = html`<div class="api-ref">
+<p class="muted">${title} ${asString(info.version)}: the reference of ${source} (OpenAPI ${asString(document.openapi)})${licensed}. Paths are relative to the site.</p>
 ${prose(info.description)}
 ${servers.length > 0 && html`<p>Servers:</p>\n<ul>\n${joinHtml(servers, '\n')}\n</ul>`}
-</header>
-<nav>
-<h2>Contents</h2>
+<nav aria-labelledby="contents">
+<h2 id="contents">Contents</h2>
 <ul>
 <li><a href="#paths">Paths</a></li>
 ${joinHtml(paths.toc, '\n')}
 ${joinHtml(components.toc, '\n')}
 </ul>
 </nav>
-<main>
 <section id="paths">
 <h2>Paths</h2>
 ${joinHtml(paths.sections, '\n')}
 </section>
 ${joinHtml(components.sections, '\n')}
-</main>
-</body>
-</html>
-`.text;
+</div>
+`;
+  return shell({ path: API_DOCS_PATH, title: 'API reference', body, description: `The reference of ${title}, its paths and schemas.` });
 }
 
 /** Each path's section, with its operations, and its line in the contents. */

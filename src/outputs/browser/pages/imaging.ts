@@ -25,8 +25,17 @@ export function inlinePicture(svg: string): Html {
   return raw(svg.replace(styleSheet(), ''));
 }
 
-function figure(svg: string | undefined, caption: string): Html | undefined {
-  return svg ? html`<figure class="picture">${inlinePicture(svg)}<figcaption>${caption}</figcaption></figure>\n` : undefined;
+/**
+ * A picture with its caption. The picture keeps its drawn size on a narrow screen and scrolls
+ * sideways in a box of its own, which the keyboard can reach (one tab stop) and the caption says so
+ * there; `after` goes under the caption (a list of what the picture links to, say).
+ */
+export function pictureFigure(svg: string, caption: string, name: string, after: Html | string = ''): Html {
+  return html`<figure class="picture"><div class="picture-scroll" tabindex="0" role="group" aria-label="${name}">${inlinePicture(svg)}</div><figcaption>${caption}<span class="scroll-hint"> It is wider than the screen: scroll it sideways.</span></figcaption>${after}</figure>\n`;
+}
+
+function figure(svg: string | undefined, caption: string, name: string): Html | undefined {
+  return svg ? pictureFigure(svg, caption, name) : undefined;
 }
 
 /** An imaging facility's page: its bands by wavelength, with the pictures given; `note` as a table's (catalogues.ts). */
@@ -45,9 +54,9 @@ export function facilityPage(facility: ImagingFacility, place: ReleasePlace, pic
     ['Facility', html`<code>${facility.name}</code>`],
     ['Holds', `${plural(facility.bands.length, 'band')}, ${plural(regions, 'region')}`],
   ]);
-  const chart = figure(pictures.bandChart, `The bands of ${displayName(facility)} by central wavelength.`);
+  const chart = figure(pictures.bandChart, `The bands of ${displayName(facility)} by central wavelength.`, 'Band chart');
   const bands = scrollTable(`Bands of ${facility.name}`, ['Band', 'Description', { num: 'Central wavelength' }, { num: 'Regions' }], rows);
-  const map = figure(pictures.skyMap, `Where the regions of ${displayName(facility)} lie on the sky.`);
+  const map = figure(pictures.skyMap, `Where the regions of ${displayName(facility)} lie on the sky.`, 'Sky map');
   const body = html`<div class="lead">${descriptionHtml(facility.description)}</div>
 ${documentationHtml(facility)}${facts}${note}${chart}${bands}${map}`;
   return nodePage(path, facility, place, releaseCrumbs(place), body);
@@ -58,6 +67,19 @@ export function fitsValue(value: FitsValue): string {
   if (typeof value === 'boolean') return value ? 'T' : 'F';
   if (typeof value === 'number') return String(value);
   return `'${value.replace(/'/g, "''")}'`;
+}
+
+/** Frames as astronomers write them; the metadata writes them in lower case (icrs, fk5). */
+const FRAME_NAMES: Readonly<Record<string, string>> = { icrs: 'ICRS', fk5: 'FK5', fk4: 'FK4', galactic: 'Galactic', ecliptic: 'Ecliptic' };
+
+/** A region's frame as people write it: ICRS, not icrs; one not known shown as given. */
+export function frameLabel(frame: string): string {
+  return FRAME_NAMES[frame.trim().toLowerCase()] ?? frame;
+}
+
+/** An equinox as people write it: J2000 or B1950, not j2000; anything else as given. */
+export function equinoxLabel(equinox: string): string {
+  return /^\s*[jb]\d/i.test(equinox) ? equinox.trim().toUpperCase() : equinox;
 }
 
 /** The id of a region's card on its band's page. */
@@ -78,8 +100,8 @@ ${scrollTable(`FITS header of ${region.name}`, ['Keyword', 'Value', 'Comment'], 
     : html`<p class="muted">No FITS header.</p>\n`;
   const regionFacts = facts([
     ['Centre', html`RA <code>${region.ra_c}</code> ${region.unit}, Dec <code>${region.dec_c}</code> ${region.unit}`],
-    ['Frame', region.frame],
-    ['Equinox', region.equinox],
+    ['Frame', frameLabel(region.frame)],
+    ['Equinox', equinoxLabel(region.equinox)],
     ['File', region.file_name ? html`<code>${(region.file_path ?? '') + region.file_name}</code>` : undefined],
   ]);
   const permalink = html`<a class="permalink" href="#${id}" aria-label="Link to region ${region.name}">#</a>`;
@@ -102,7 +124,7 @@ export function bandPage(
     ['Central wavelength', wavelengthLabel(band.central_wave_ang)],
     ['Regions', count(band.regions.length)],
   ]);
-  const map = figure(pictures.skyMap, `Where the regions of ${displayName(band)} lie on the sky.`);
+  const map = figure(pictures.skyMap, `Where the regions of ${displayName(band)} lie on the sky.`, 'Sky map');
   const body = html`<div class="lead">${descriptionHtml(band.description)}</div>
 ${documentationHtml(band)}${facts}${note}${map}<h2>Regions</h2>
 <div class="cards">

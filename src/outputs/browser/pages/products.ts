@@ -45,14 +45,14 @@ function productRow(product: DataProduct): Html {
     : NONE;
   const cells = [
     html`<th scope="row"><code class="name">${product.name}</code><a class="permalink" href="#${id}" aria-label="Link to product ${product.name}">#</a></th>`,
-    html`<td>${product.product_type}</td>`,
-    html`<td>${product.arm ?? html`<span class="muted">combined</span>`}</td>`,
-    html`<td class="num">${wavelengthRange(product)}</td>`,
-    html`<td class="num">${numberOr(product.resolving_power)}</td>`,
-    html`<td class="num">${numberOr(product.wave_step_ang, html`&nbsp;Å`, product.product_type !== 'map')}</td>`,
-    html`<td class="num">${numberOr(product.spatial_sampling_arcsec, html`″`, product.product_type !== 'spectrum')}</td>`,
-    html`<td class="num">${product.dimensions ? product.dimensions.join('\u00d7') : NOT_RECORDED}</td>`,
-    html`<td>${fluxUnit(product.flux_unit)}</td>`,
+    html`<td data-label="Type">${product.product_type}</td>`,
+    html`<td data-label="Arm">${product.arm ?? html`<span class="muted">combined</span>`}</td>`,
+    html`<td class="num" data-label="Wavelengths">${wavelengthRange(product)}</td>`,
+    html`<td class="num" data-label="R">${numberOr(product.resolving_power)}</td>`,
+    html`<td class="num" data-label="Sampling">${numberOr(product.wave_step_ang, html`&nbsp;Å`, product.product_type !== 'map')}</td>`,
+    html`<td class="num" data-label="Spaxel">${numberOr(product.spatial_sampling_arcsec, html`″`, product.product_type !== 'spectrum')}</td>`,
+    html`<td class="num" data-label="Dimensions">${product.dimensions ? product.dimensions.join('\u00d7') : NOT_RECORDED}</td>`,
+    html`<td data-label="Flux unit">${fluxUnit(product.flux_unit)}</td>`,
   ];
   const details = html`<div>${descriptionHtml(product.description)}</div><div class="extensions-of"><span class="muted">Extensions:</span> ${extensions}</div>`;
   return html`<tr id="${id}">${cells}</tr><tr class="detail" data-product="${product.name}"><td colspan="${HEADINGS.length}">${details}</td></tr>`;

@@ -50,11 +50,16 @@ export interface ShellOptions {
   surveyId?: string;
   /** A short description for the document's head (text). */
   description?: string;
+  /**
+   * The way to the site's root when the page's path does not say it: `/` for the 404 page, which a
+   * host sends at whatever address was asked for, where no relative link would hold.
+   */
+  root?: string;
 }
 
 /** A whole page around its content. */
 export function shell(options: ShellOptions): string {
-  const root = rootOf(options.path);
+  const root = options.root ?? rootOf(options.path);
   const site = options.site ?? SITE_NAME;
   const title = options.title === site ? site : `${options.title} – ${site}`;
   const describe = options.description && html`<meta name="description" content="${options.description}">\n`;

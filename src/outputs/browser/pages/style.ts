@@ -100,26 +100,28 @@ dl.facts dd{margin:0;overflow-wrap:anywhere}
 .badge,.tag{display:inline-block;font-size:.72rem;font-weight:600;line-height:1.4;padding:0 .4rem;border-radius:999px;vertical-align:.1em;letter-spacing:.02em}
 .badge{background:var(--badge-bg);color:var(--badge-text);border:1px solid var(--accent)}
 .tag{border:1px solid var(--border);color:var(--muted)}
-.scroll{overflow-x:auto;margin:1rem 0;border:1px solid var(--border);border-radius:6px;max-height:80vh;overflow-y:auto}
+.scroll{overflow-x:auto;margin:1rem 0;border:1px solid var(--border);border-radius:6px}
+.scroll:has(>table:is(.columns,.products,.files)){overflow:visible}
+table.files td.sum code{word-break:break-all;font-size:.8rem}
 table{border-collapse:collapse;width:100%;font-size:.92rem}
 caption{text-align:left;padding:.5rem .75rem;font-weight:600;color:var(--muted);font-size:.85rem}
 th,td{padding:.45rem .75rem;text-align:left;vertical-align:top;border-top:1px solid var(--border)}
 thead th{position:sticky;top:0;z-index:1;background:var(--head);border-top:0;font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);white-space:nowrap}
 tbody th{font-weight:400}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-table.columns{min-width:44rem}
+table.columns th,table.columns td{padding:.25rem .6rem;line-height:1.35}
+table.columns td.desc p{margin:0}
 table.columns th[scope=row]{white-space:nowrap}
 table.columns td.desc{min-width:14rem;max-width:30rem}
 table.columns td.unit{white-space:nowrap}
 table.columns td.num{color:var(--muted)}
-table.products{min-width:60rem}
 tr.main th[scope=row] .name{font-weight:700}
 code.name{font-size:.95em}
 .pretty{font-size:.85rem;color:var(--muted);white-space:normal}
 .permalink{margin-left:.35rem;color:var(--muted);text-decoration:underline dotted;font-weight:400;opacity:.35}
 tr:hover .permalink,article:hover .permalink,.permalink:focus-visible{opacity:1}
 @media (hover:none){.permalink{opacity:1}}
-tr:target{background:var(--target);scroll-margin-top:3rem}
+tr:target{background:var(--target);scroll-margin-top:3.5rem}
 tr:target th[scope=row]{box-shadow:inset 4px 0 0 var(--accent)}
 article:target{outline:3px solid var(--accent)}
 code.ucd{overflow-wrap:anywhere;white-space:normal}
@@ -128,7 +130,9 @@ dl.ucd-words dt{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace
 dl.ucd-words dt::after{content:": "}
 dl.ucd-words dd{display:inline;margin:0}
 dl.ucd-words dd::after{content:"";display:block}
-td.ucd-cell{min-width:12rem;max-width:20rem}
+td.ucd-cell{min-width:9rem;max-width:26rem}
+table.columns dl.ucd-words{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+table.columns tr:target dl.ucd-words{position:static;width:auto;height:auto;overflow:visible;clip-path:none;white-space:normal}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,22rem),1fr));gap:1rem;margin:1rem 0}
 .card{border:1px solid var(--border);border-radius:8px;padding:1rem;background:var(--bg);min-width:0}
 .card.survey h2{margin:0 0 .25rem;font-size:1.25rem}
@@ -143,26 +147,50 @@ table.products tr:not(.detail) th,table.products tr:not(.detail) td{border-botto
 table.products tr.detail td{padding-top:0;font-size:.92rem}
 table.products td{overflow-wrap:anywhere}
 table.products tr:target+tr.detail{background:var(--target)}
-figure.picture{margin:1.5rem 0;overflow-x:auto}
+figure.picture{margin:1.5rem 0}
+.picture-scroll{overflow-x:auto}
 figure.picture svg{display:block;width:100%;min-width:36rem;height:auto;max-height:70vh}
+.scroll-hint{display:none}
+ul.facility-list{display:flex;flex-wrap:wrap;gap:.2rem 1.25rem;list-style:none;padding:0;margin:.25rem 0 0;font-size:.9rem}
 figcaption{font-size:.85rem;color:var(--muted);margin-top:.35rem}
+.api-ref section.path{border-top:1px solid var(--border);margin-top:1.5rem}
+.api-ref h2{border-bottom:2px solid var(--border)}
+.api-ref h3{margin-top:2rem}
+.api-ref h3 code{font-size:1.05rem}
+.api-ref :is(h3,h4,h5) code{overflow-wrap:anywhere}
+.api-ref article.op{background:var(--surface);border:1px solid var(--border);border-radius:6px;padding:.25rem 1rem .75rem;margin:1rem 0;min-width:0}
+.api-ref pre{background:var(--surface);padding:.5rem;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere}
+.api-ref table{margin:.5rem 0}
+.api-ref th,.api-ref td{border:1px solid var(--border);padding:.25rem .5rem;overflow-wrap:anywhere}
+.api-ref thead th{position:static;background:var(--head);white-space:normal;text-transform:none;letter-spacing:0;font-size:.85rem}
+.api-ref td p{margin:.15rem 0}
+.api-ref p.body{font-weight:700;margin-bottom:0}
+.api-ref ul.headers{margin-top:0}
+.api-ref nav ul{columns:2 16rem}
+.api-ref .status{font-weight:700}
+.api-ref :is(a:target,section:target>h3,article:target>h4,div:target>h5){background:var(--target)}
+.method{display:inline-block;min-width:4.5rem;text-align:center;font-weight:700;border-radius:3px;padding:0 .25rem;color:#fff;background:#4a5568}
+.method.get{background:#1f5fbf}.method.options{background:#6b46c1}.method:is(.post,.put,.patch,.delete,.trace){background:#5c6470}
 footer.site{border-top:1px solid var(--border);background:var(--surface);padding:1rem max(1rem,calc((100% - 72rem)/2));font-size:.9rem}
 footer.site ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.35rem 1.25rem}
+@media (max-width:48rem){
+table:is(.columns,.products,.files) thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+table:is(.columns,.products,.files) tr{display:block;border-top:1px solid var(--border);padding:.5rem .75rem}
+table:is(.columns,.products,.files) :is(th[scope=row],td){display:block;border:0;padding:.1rem 0;max-width:none;min-width:0;text-align:left;white-space:normal}
+table:is(.columns,.products,.files) th[scope=row]{font-size:1rem}
+table:is(.columns,.products,.files) td[data-label]::before{content:attr(data-label);display:inline-block;min-width:6.5rem;color:var(--muted);font-size:.75rem;text-transform:uppercase;letter-spacing:.04em}
+table.columns td.desc::before{content:none}
+table.columns td.ucd-cell::before{display:block}
+table.columns dl.ucd-words{position:static;width:auto;height:auto;overflow:visible;clip-path:none;white-space:normal}
+table.products tr.detail{border-top:0;padding-top:0}
+}
+@media (max-width:38rem){.scroll-hint{display:inline}}
 @media (max-width:40rem){
 body{font-size:15px}
 h1{font-size:1.45rem}
 .search{margin-left:0;max-width:none;flex-basis:100%}
 th,td{padding:.4rem .55rem}
 dl.facts{gap:.15rem .75rem}
-.scroll:has(table.columns){max-height:none;overflow:visible}
-table.columns{min-width:0}
-table.columns thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
-table.columns tr{display:block;border-top:1px solid var(--border);padding:.5rem .75rem}
-table.columns th[scope=row],table.columns td{display:block;border:0;padding:.1rem 0;max-width:none;min-width:0;text-align:left}
-table.columns th[scope=row]{white-space:normal;font-size:1rem}
-table.columns td[data-label]::before{content:attr(data-label);display:inline-block;min-width:6.5rem;color:var(--muted);font-size:.75rem;text-transform:uppercase;letter-spacing:.04em}
-table.columns td.desc::before{content:none}
-table.columns td.ucd-cell::before{display:block}
 }
 @media print{
 header.site .search,.search-panel,.skip,.permalink,button.copy-link{display:none}

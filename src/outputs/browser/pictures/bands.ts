@@ -41,14 +41,14 @@ const LANE = 14;
 const RADIUS = 5;
 const AXIS = 34;
 
-/** Spectral regions shaded behind the rows, in Ångström. */
-const REGIONS: readonly [number, number, string][] = [
-  [10, 3200, 'ultraviolet'],
-  [3200, 1e4, 'optical'],
-  [1e4, 5e4, 'near-infrared'],
-  [5e4, 3e5, 'mid-infrared'],
-  [3e5, 1e7, 'far-infrared'],
-  [1e7, 1e12, 'radio'],
+/** Spectral regions shaded behind the rows, in Ångström, each with a short name for a narrow strip. */
+const REGIONS: readonly [number, number, string, string][] = [
+  [10, 3200, 'ultraviolet', 'UV'],
+  [3200, 1e4, 'optical', 'opt.'],
+  [1e4, 5e4, 'near-infrared', 'near-IR'],
+  [5e4, 3e5, 'mid-infrared', 'mid-IR'],
+  [3e5, 1e7, 'far-infrared', 'far-IR'],
+  [1e7, 1e12, 'radio', 'radio'],
 ];
 
 /** A wavelength in Ångström as a tick label: Å below 1 µm, then µm, mm, cm and m. */
@@ -184,14 +184,13 @@ export function bandChart(facilities: readonly ChartFacility[], options: BandCha
   axis += `<text class="pic-muted" x="${num(left + plotWidth / 2)}" y="${num(bottom + 31)}">central wavelength (logarithmic)</text></g>`;
   // The spectral regions, shaded in turn, named where there is room.
   let regions = '';
-  REGIONS.forEach(([a, b, name], i) => {
+  REGIONS.forEach(([a, b, long, short], i) => {
     const x0 = x(Math.max(a, lo));
     const x1 = x(Math.min(b, hi));
     if (x1 <= x0) return;
     if (i % 2 === 0)
       regions += `<rect class="pic-band" fill="#000" fill-opacity=".025" x="${num(x0)}" y="${num(TOP - 20)}" width="${num(x1 - x0)}" height="${num(bottom - TOP + 20)}"/>`;
-    if (textWidth(name, LABEL_FONT) + 8 < x1 - x0)
-      regions += `<text class="pic-muted" x="${num((x0 + x1) / 2)}" y="${TOP - 6}" text-anchor="middle" font-size="${LABEL_FONT}">${name}</text>`;
+    regions += regionLabel(long, short, x0, x1);
   });
 
   const count = rows.reduce((n, r) => n + r.bands.length, 0);
@@ -205,6 +204,16 @@ export function bandChart(facilities: readonly ChartFacility[], options: BandCha
   let out = svgOpen(WIDTH, height, 'bands', options.title ?? 'Imaging bands by wavelength', description);
   out += regions + axis + body;
   return `${out}</svg>\n`;
+}
+
+/**
+ * A spectral region's name over its strip where it has room: the long one, else the short one (the
+ * axis often ends a little past a region's start, 30 µm say), else none.
+ */
+function regionLabel(long: string, short: string, x0: number, x1: number): string {
+  const name = [long, short].find((n) => textWidth(n, LABEL_FONT) + 8 < x1 - x0);
+  if (name === undefined) return '';
+  return `<text class="pic-muted" x="${num((x0 + x1) / 2)}" y="${TOP - 6}" text-anchor="middle" font-size="${LABEL_FONT}">${name}</text>`;
 }
 
 /** The widest a facility's name may be on a line, in viewBox units. */

@@ -58,6 +58,12 @@ export interface SkyMapOptions {
   centre?: number;
   /** Facility names in the order their colours are given (see facilityOrder); others follow. */
   facilities?: readonly string[];
+  /**
+   * Whether each mark's link is a stop of the page's tab order (true unless said). A map of every
+   * region in the archive (80 here, thousands in a large one) would be that many stops before the
+   * rest of the page: there the marks are left to the pointer, and the page lists the way to them.
+   */
+  tabbable?: boolean;
 }
 
 /** Where a region goes on the map. */
@@ -86,6 +92,8 @@ const POINT_RADIUS = 3;
 // A footprint smaller than this on the map, both ways, is drawn as a point: it would not be seen.
 const SMALLEST = 2 * POINT_RADIUS;
 const FONT = 12;
+/** How far below the equator the hour labels sit. */
+const HOUR_LABEL_DROP = 24;
 const LEGEND_ROW = 20;
 
 /**
@@ -164,7 +172,7 @@ export function skyMap(regions: readonly (SkyRegion | MarkedRegion)[], options: 
   sharePoints(marks);
 
   const shown = order.filter((name) => counts.has(name));
-  const legendTop = TOP + MAP_HEIGHT + 30;
+  const legendTop = TOP + MAP_HEIGHT + 34;
   const legend = legendOf(shown, counts, facilityIndex, unplaced, legendTop);
   const height = legendTop + legend.height;
   const frame = frameOf(projectionName, centre, projection, draw);
@@ -185,7 +193,7 @@ export function skyMap(regions: readonly (SkyRegion | MarkedRegion)[], options: 
       out += `<g ${facilityAttributes(mark.facility, mark.layer === 0)} fill-opacity="${mark.layer === 0 ? '.15' : '.75'}">`;
     }
     const element = mark.shared ? mark.element.replace(/^<path /, `<path ${mark.shared} `) : mark.element;
-    out += link(mark.region, element, options.href);
+    out += link(mark.region, element, options.href, options.tabbable ?? true);
   }
   if (open !== undefined) out += '</g>';
   out += '</g>';
@@ -360,11 +368,11 @@ function sharePoints(marks: Mark[]): void {
   }
 }
 
-function link(region: RegionName, mark: string, href: SkyMapOptions['href']): string {
+function link(region: RegionName, mark: string, href: SkyMapOptions['href'], tabbable: boolean): string {
   const title = `<title>${escapeXml(`${region.name} (${region.facility} ${region.band})`)}</title>`;
   const address = href?.(region);
   if (address === undefined) return mark.replace(/\/>$/, `>${title}</${mark.startsWith('<path') ? 'path' : 'circle'}>`);
-  return `<a href="${escapeXml(address)}">${title}${mark}</a>`;
+  return `<a href="${escapeXml(address)}"${tabbable ? '' : ' tabindex="-1"'}>${title}${mark}</a>`;
 }
 
 /** Meridians every 2h and parallels every 30°, but the meridian on the map's edge (the outline draws it). */
@@ -395,10 +403,16 @@ function gridLabels(projection: GeoProjection, centre: number): string {
   for (let k = -5; k <= 5; k++) {
     const ra = centre + k * 30;
     const xy = projection([ra, 0]);
-    if (xy) labels += label(xy[0], xy[1] + 14, `${hours(ra)}h`, 'middle');
+    // Far enough below the equator to clear the fields along it (GAMA's, ±3°), which hid 12h.
+    if (xy) labels += label(xy[0], xy[1] + HOUR_LABEL_DROP, `${hours(ra)}h`, 'middle');
   }
   const east = projection([centre - 179.999, 0]);
   if (east) labels += label(east[0] + 6, east[1] + 4, `${hours(centre + 180)}h`, 'start');
+  // What the axes are, and in which frame: under the map, and up its left side.
+  const below = TOP + MAP_HEIGHT + 16;
+  labels += label(LEFT + MAP_WIDTH / 2, below, 'Right ascension (hours)', 'middle');
+  labels += label(LEFT + MAP_WIDTH, below, 'Frame: ICRS, J2000', 'end');
+  labels += `<text x="0" y="0" transform="translate(11 ${num(TOP + MAP_HEIGHT / 2)}) rotate(-90)">Declination</text>`;
   for (const dec of [-60, -30, 0, 30, 60]) {
     const xy = projection([centre + 179.999, dec]);
     if (xy) labels += label(xy[0] - 6, xy[1] + 4, `${dec > 0 ? '+' : dec < 0 ? '−' : ''}${Math.abs(dec)}°`, 'end');

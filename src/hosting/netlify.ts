@@ -17,7 +17,7 @@ import {
   documentPaths,
   hostRules,
 } from '../site/routes.ts';
-import type { Document, HostRule } from '../site/routes.ts';
+import type { HostRule } from '../site/routes.ts';
 
 /** The `[[redirects]]` part of netlify.toml. */
 export function renderHostRules(rules: readonly HostRule[] = hostRules()): string {

@@ -18,8 +18,10 @@ import type { Size } from './synthetic.ts';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PROJECT = path.resolve(HERE, '../..');
 const FLOOR = path.join(HERE, 'floor.js');
-// Prints the process's peak resident memory as it exits, so every step measures its own.
-const RSS_HOOK = `data:text/javascript,process.on('exit',()=>process.stderr.write('\\nBENCH-RSS '+process.resourceUsage().maxRSS+'\\n'))`;
+// Prints the process's peak resident memory and its processor time (every thread's, user and
+// system) as it exits, so every step measures its own: on a machine others share, the processor
+// time says what the wall-clock time would be alone.
+const RSS_HOOK = `data:text/javascript,process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('\\nBENCH-RSS '+u.maxRSS+' '+(u.userCPUTime+u.systemCPUTime)+'\\n')})`;
 
 /** A version of the command: its checkout, and how its own `npm run build` runs it (Node's options first). */
 interface Version {
@@ -39,6 +41,8 @@ function versionAt(checkout: string, label: string): Version {
 interface Sample {
   ms: number;
   rssKb: number;
+  /** Processor time of every thread, user and system. */
+  cpuMs: number;
 }
 
 type Step = 'check' | 'cold' | 'catalogue' | 'undo' | 'imaging';
@@ -51,7 +55,8 @@ function measure(argv: string[], cwd: string): Sample {
   const run = spawnSync(process.execPath, ['--import', RSS_HOOK, ...argv], { cwd, encoding: 'utf8', maxBuffer: 1 << 26 });
   const ms = performance.now() - started;
   if (run.status !== 0) throw new Error(`${argv.join(' ')} exited with ${run.status ?? run.signal}:\n${run.stderr}\n${run.stdout}`);
-  return { ms, rssKb: Number(/BENCH-RSS (\d+)/.exec(run.stderr)?.[1] ?? 0) };
+  const [, rssKb = '0', cpuUs = '0'] = /BENCH-RSS (\d+) (\d+)/.exec(run.stderr) ?? [];
+  return { ms, rssKb: Number(rssKb), cpuMs: Number(cpuUs) / 1000 };
 }
 
 /** The command line of a version's command. */
@@ -267,7 +272,9 @@ function report(
   };
   const seconds = (list: Sample[]) => `${(median(list.map((s) => s.ms)) / 1000).toFixed(2)} s`;
   const rss = (list: Sample[]) => `${(median(list.map((s) => s.rssKb)) / 1024).toFixed(0)} MB`;
-  const ratio = (over: Sample[], under: Sample[]) => median(over.map((s, i) => s.ms / (under[i]?.ms ?? NaN))).toFixed(2);
+  const cpu = (list: Sample[]) => `${(median(list.map((s) => s.cpuMs)) / 1000).toFixed(2)} s`;
+  const ratio = (over: Sample[], under: Sample[], of: 'ms' | 'cpuMs' = 'ms') =>
+    median(over.map((s, i) => s[of] / (under[i]?.[of] ?? NaN))).toFixed(2);
   const mine = samples.get(self.label);
   if (!mine) return;
   log(
@@ -279,11 +286,16 @@ function report(
   );
   if (other) {
     const theirs = samples.get(other.label);
-    log(`| step | this checkout | ${other.label} | ratio | peak RSS, this | peak RSS, ${other.label} |\n|---|---:|---:|---:|---:|---:|\n`);
+    log(
+      `| step | this checkout | ${other.label} | ratio | processor, this | processor, ${other.label} | ratio | peak RSS, this | peak RSS, ${other.label} |\n` +
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n',
+    );
     for (const step of STEPS) {
       const a = mine[step];
       const b = theirs?.[step] ?? [];
-      log(`| ${labels[step]} | ${seconds(a)} | ${seconds(b)} | ${ratio(a, b)} | ${rss(a)} | ${rss(b)} |\n`);
+      log(
+        `| ${labels[step]} | ${seconds(a)} | ${seconds(b)} | ${ratio(a, b)} | ${cpu(a)} | ${cpu(b)} | ${ratio(a, b, 'cpuMs')} | ${rss(a)} | ${rss(b)} |\n`,
+      );
     }
     log(
       mismatches.length === 0
@@ -293,9 +305,12 @@ function report(
     return;
   }
   const all = Object.values(floors).flat();
-  log('| step | wall | ratio to floor | peak RSS |\n|---|---:|---:|---:|\n');
-  log(`| floor (read + js-yaml + one JSON.stringify + write, one thread) | ${seconds(all)} | 1.00 | ${rss(all)} |\n`);
-  for (const step of STEPS) log(`| ${labels[step]} | ${seconds(mine[step])} | ${ratio(mine[step], floors[step])} | ${rss(mine[step])} |\n`);
+  log('| step | wall | ratio to floor | processor | ratio to floor | peak RSS |\n|---|---:|---:|---:|---:|---:|\n');
+  log(`| floor (read + js-yaml + one JSON.stringify + write, one thread) | ${seconds(all)} | 1.00 | ${cpu(all)} | 1.00 | ${rss(all)} |\n`);
+  for (const step of STEPS) {
+    const [a, b] = [mine[step], floors[step]];
+    log(`| ${labels[step]} | ${seconds(a)} | ${ratio(a, b)} | ${cpu(a)} | ${ratio(a, b, 'cpuMs')} | ${rss(a)} |\n`);
+  }
 }
 
 // The entry point (only when run as a program).

@@ -17,6 +17,7 @@ import type { WriteStats } from './destination/execute.ts';
 import { assertReplaceable, assertSafeOutDir, clearLeftovers, outputPath, realPath } from './destination/output.ts';
 import { previousMembers, readPreviousOutput, recordedChecksums, saveManifest } from './destination/state.ts';
 import type { PreviousOutput } from './destination/state.ts';
+import type { ChangeLog } from './changes/published.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import { FILE_KINDS, SECTIONS, classify } from './kinds/registry.ts';
 import type { Fragment } from './site/fragment.ts';
@@ -85,6 +86,8 @@ export interface CheckResult {
   cache: { hits: number; misses: number };
   /** Why the cache was cleared and the work done again without it, if it was. */
   recovered?: string;
+  /** The change records, checked, when a changes folder was given (and no --base). */
+  changes?: ChangeLog;
 }
 
 export interface BuildOptions extends CheckOptions {
@@ -137,8 +140,8 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
   const checked = await checkArchive(options, cache);
   if (!checked.archive) return checked;
   const previous = await readPreviousOutput(options.outDir);
-  const { plans, checksums } = await planAll(checked.archive, checked.fragments, options, cache, previous);
   const inputs: BuildInputs = { fingerprint: pipelineFingerprint(), baseUrl: options.baseUrl, files: checked.inputs };
+  const { plans, checksums } = await planAll({ ...checked, archive: checked.archive }, options, cache, previous, inputs.fingerprint);
   const decision = decide(plans, previous, inputs, inputName);
   if (options.dryRun) return { ...checked, plans, decision };
   const written = await writeOutput(decision, options.outDir, {
@@ -158,12 +161,14 @@ async function buildLocked(options: BuildOptions, cache: Cache): Promise<BuildRe
  * keys, or read from the plans.
  */
 async function planAll(
-  archive: Archive,
-  fragments: ReadonlyMap<string, Fragment>,
+  checked: CheckResult & { archive: Archive },
   options: BuildOptions,
   cache: Cache,
   previous: PreviousOutput | undefined,
+  fingerprint: string,
 ): Promise<{ plans: Plan[]; checksums: Map<string, string> }> {
+  const { archive, fragments } = checked;
+  const changes = checked.changes ? { changes: checked.changes } : {};
   const checksums = new Map<string, string>();
   const recorded = recordedChecksums(previous);
   const takeChecksums = (plans: readonly Plan[]) => {
@@ -171,7 +176,7 @@ async function planAll(
     return checksums;
   };
   if (options.reference) {
-    const files = referenceOutputs({ archive, fragments: renderedFragments(archive), baseUrl: options.baseUrl });
+    const files = referenceOutputs({ archive, fragments: renderedFragments(archive), baseUrl: options.baseUrl, ...changes });
     const plans = plansOf(options.precompress ? withReferenceCopies(files) : files);
     takeChecksums(plans.filter((plan) => plan.path.startsWith('download/')));
     return { plans, checksums };
@@ -180,7 +185,9 @@ async function planAll(
     archive,
     fragments,
     baseUrl: options.baseUrl,
-    recall: cache.recall,
+    ...changes,
+    // A text is recalled only where this code made it: a planner's key names what it is made from.
+    recall: (name: string, key: string, make: () => string) => cache.recall(name, `${fingerprint}:${key}`, make),
     kept: (file: string) => previousMembers(previous, file),
     checksums: takeChecksums,
   };
@@ -287,7 +294,7 @@ async function acrossFiles(
   valid: MetadataFile[],
   present: ReadonlySet<string>,
   memo?: { cache: Cache; key: string },
-): Promise<Pick<CheckResult, 'diagnostics' | 'files' | 'archive'>> {
+): Promise<Pick<CheckResult, 'diagnostics' | 'files' | 'archive' | 'changes'>> {
   const assembled = assemble(valid, present);
   const passed = memo?.cache.rulesPassed(memo.key) ?? false;
   const ruled = passed ? [] : checkRules(assembled.archive, valid);
@@ -306,23 +313,33 @@ async function acrossFiles(
     // its ids have not gone anywhere.
     for (const d of comparePublishedIds(base.archive, assemble(parsed, present).archive)) diagnostics.push(d);
   }
+  let changes: ChangeLog | undefined;
   if (options.changesDir !== undefined) {
-    const { checkChanges } = await import('./changes/check.ts');
-    const against = base && options.base ? { base: { rev: options.base, ...base } } : {};
     const shown = options.displayRoot ? { displayRoot: options.displayRoot } : {};
-    diagnostics.push(
-      ...(await checkChanges({
-        changesDir: options.changesDir,
-        metadataDir: options.metadataDir,
-        files: parsed,
-        present,
-        ...shown,
-        ...against,
-      })),
-    );
+    if (base && options.base) {
+      const { checkChanges } = await import('./changes/check.ts');
+      const against = { base: { rev: options.base, ...base } };
+      diagnostics.push(
+        ...(await checkChanges({
+          changesDir: options.changesDir,
+          metadataDir: options.metadataDir,
+          files: parsed,
+          present,
+          ...shown,
+          ...against,
+        })),
+      );
+    } else {
+      // Records checked against metadata that has errors of its own are checked again next time.
+      const clean = memo && !diagnostics.some((d) => d.severity === 'error') ? { memo: { recall: memo.cache.recall, key: memo.key } } : {};
+      const { publishedRecords } = await import('./changes/published.ts');
+      const published = publishedRecords({ changesDir: options.changesDir, files: parsed, present, ...shown, ...clean });
+      diagnostics.push(...published.diagnostics);
+      changes = published.log;
+    }
   }
   const failed = diagnostics.some((d) => d.severity === 'error');
-  return { diagnostics, files: parsed, ...(failed ? {} : { archive: assembled.archive }) };
+  return { diagnostics, files: parsed, ...(failed ? {} : { archive: assembled.archive }), ...(changes ? { changes } : {}) };
 }
 
 async function checkReference(options: CheckOptions): Promise<CheckResult> {

@@ -58,6 +58,7 @@ interface BuildFlags extends PipelineOptions {
   explain?: string[];
   precompress?: boolean;
   quiet?: boolean;
+  changes?: string;
 }
 
 // ---- Formatting results ------------------------------------------------------------------------------
@@ -232,11 +233,7 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
     command
       .option('--cache-dir <dir>', 'where to keep the build cache', DEFAULT_CACHE_DIR)
       .option('--no-cache', 'neither read nor write the cache')
-      .option(
-        '--workers <n>',
-        'worker threads for parsing and rendering, and for writing a large output (default: one per core)',
-        parseCount,
-      )
+      .option('--workers <n>', 'worker threads for parsing and rendering (default: one per core)', parseCount)
       .option('--reference', 'take the straightforward slow path (no cache, no splicing), to compare outputs');
 
   pipelineOptions(
@@ -306,7 +303,8 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
         '--precompress',
         "also write a .gz and a .br copy beside each file a host compresses, for nginx's gzip_static and brotli_static (not for Netlify, which compresses at its edge)",
       )
-      .option('--quiet', 'when the metadata is invalid, list its errors only (warnings are counted)'),
+      .option('--quiet', 'when the metadata is invalid, list its errors only (warnings are counted)')
+      .option('--changes <dir>', `${CHANGES_HELP}, published as the changelog, its feed and JSON`),
   ).action(async (opts: BuildFlags) => {
     const started = Date.now();
     const baseUrl = resolveBaseUrl(opts.baseUrl, io.env);
@@ -315,6 +313,7 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
       outDir: resolve(opts.out),
       baseUrl,
       displayRoot: io.cwd,
+      changesDir: changesDir(opts),
       ...(opts.dryRun ? { dryRun: true } : {}),
       ...(opts.precompress ? { precompress: true } : {}),
       ...pipeline(opts),

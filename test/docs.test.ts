@@ -15,12 +15,33 @@ function targets(text: string): string[] {
   return [...links, ...named].filter((t) => !/^(https?:|mailto:|#)/.test(t));
 }
 
-test.each(documents)('every link in %s leads to a file in the repository', (document) => {
+/** The anchors GitHub gives a Markdown file's headings: lower case, punctuation dropped, spaces as hyphens. */
+function anchorsOf(text: string): Set<string> {
+  const outsideCode = text.replace(/^```[\s\S]*?^```/gm, '');
+  const headings = [...outsideCode.matchAll(/^#{1,6} (.+)$/gm)].map((m) => m[1] ?? '');
+  return new Set(
+    headings.map((heading) =>
+      heading
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-'),
+    ),
+  );
+}
+
+test.each(documents)('every link in %s leads to a file in the repository, and to a heading in it', (document) => {
   const text = readFileSync(path.join(PROJECT, document), 'utf8');
-  for (const target of targets(text)) {
-    const file = path.resolve(path.dirname(path.join(PROJECT, document)), target.split('#')[0] ?? '');
+  const internal = [...text.matchAll(/\]\((#[^)\s]+)\)/g)].map((m) => m[1] ?? '');
+  for (const target of [...targets(text), ...internal]) {
+    const [name = '', anchor] = target.split('#');
+    const file = name === '' ? path.join(PROJECT, document) : path.resolve(path.dirname(path.join(PROJECT, document)), name);
     expect(path.relative(PROJECT, file).startsWith('..'), `${document}: ${target} leaves the repository`).toBe(false);
     expect(existsSync(file), `${document}: ${target} does not exist`).toBe(true);
+    if (anchor && file.endsWith('.md')) {
+      expect(anchorsOf(readFileSync(file, 'utf8')).has(anchor), `${document}: ${target} names no heading of ${name || document}`).toBe(
+        true,
+      );
+    }
   }
 });
 

@@ -12,7 +12,9 @@ import { sectionOf } from '../kinds/registry.ts';
 import type { KindType } from '../kinds/registry.ts';
 import { diffSnapshots, keyOf } from './diff.ts';
 import { filesAt, topOf } from './git.ts';
-import { loadRecords } from './records.ts';
+import { readRecordFiles, recordsOf } from './records.ts';
+import type { RecordFiles } from './records.ts';
+import type { ChangeRecord } from './record.ts';
 import { coverage, recordsAgree, releasedGuard } from './rules.ts';
 import { snapshotOf } from './snapshot.ts';
 import type { NodeState } from './snapshot.ts';
@@ -78,19 +80,40 @@ function mappings(files: readonly MetadataFile[]): MetadataFile[] {
   return files.filter((f) => typeof f.data === 'object' && f.data !== null && !Array.isArray(f.data));
 }
 
+/** What a records folder holds, read and checked: its records, oldest first, and every problem with them. */
+export interface CheckedRecords {
+  records: ChangeRecord[];
+  diagnostics: Diagnostic[];
+  /** Whether the folder is there. */
+  exists: boolean;
+}
+
+/**
+ * The records of a changes folder, each read on its own and all held to one history that agrees
+ * with the metadata (`files`, every file that parsed; `present`, the paths of all found): what
+ * `check` says of them without --base, and what a build publishes. With the metadata's states when
+ * there are records (for checkChanges, which compares more).
+ */
+export function checkRecords(
+  found: RecordFiles,
+  options: Pick<ChangeCheck, 'files' | 'present'>,
+): CheckedRecords & { states: Map<string, NodeState> } {
+  const loaded = recordsOf(found);
+  if (loaded.records.length === 0) return { ...loaded, states: new Map() };
+  const current = assemble(mappings(options.files), options.present).archive;
+  const states = snapshotOf(current);
+  const retired = new Set((current.retired?.entries ?? []).map((e) => `${e.kind}:${e.id}`));
+  const diagnostics = [...loaded.diagnostics, ...recordsAgree(loaded.records, { has: (key) => states.has(key), retired })];
+  return { records: loaded.records, diagnostics, exists: loaded.exists, states };
+}
+
 export async function checkChanges(options: ChangeCheck): Promise<Diagnostic[]> {
-  const loaded = loadRecords(options.changesDir, options.displayRoot);
-  if (loaded.records.length === 0 && !options.base) return loaded.diagnostics;
-  const files = mappings(options.files);
-  const current = assemble(files, options.present).archive;
+  const loaded = checkRecords(readRecordFiles(options.changesDir, options.displayRoot), options);
+  const { states } = loaded;
   const diagnostics = [...loaded.diagnostics];
-  const states = loaded.records.length > 0 ? snapshotOf(current) : new Map<string, NodeState>();
-  if (loaded.records.length > 0) {
-    const retired = new Set((current.retired?.entries ?? []).map((e) => `${e.kind}:${e.id}`));
-    diagnostics.push(...recordsAgree(loaded.records, { has: (key) => states.has(key), retired }));
-  }
   const base = options.base;
   if (!base) return diagnostics;
+  const files = mappings(options.files);
   const atBase = await recordsAt(options.changesDir, base.rev);
   const fresh = loaded.records.filter((r) => !atBase.has(r.name));
   // Only the files that changed can hold a change: every other file's items are the same on both

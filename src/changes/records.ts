@@ -30,11 +30,23 @@ export function parseRecords(entries: readonly { name: string; text: string }[],
   return { records: records.sort(compareRecords), diagnostics, exists: true };
 }
 
+/** A changes folder's record files as they are on disk, before they are read as records. */
+export interface RecordFiles {
+  /** Each YAML file's name and bytes, by name. */
+  files: { name: string; bytes: Uint8Array }[];
+  /** Entries that cannot be records (a folder named like one), each at its place. */
+  problems: Diagnostic[];
+  /** Whether the folder is there. */
+  exists: boolean;
+  /** The path of a file in the folder as messages show it. */
+  display: (name: string) => string;
+}
+
 /**
- * Every record in a changes folder (its YAML files; a README or other notes beside them are left
- * alone), paths shown relative to `displayRoot`. A folder that is not there holds no records.
+ * The YAML files of a changes folder, by name (a README or other notes beside them are left
+ * alone), paths shown relative to `displayRoot`. A folder that is not there holds no files.
  */
-export function loadRecords(changesDir: string, displayRoot: string = path.dirname(path.resolve(changesDir))): RecordSet {
+export function readRecordFiles(changesDir: string, displayRoot: string = path.dirname(path.resolve(changesDir))): RecordFiles {
   const dir = path.resolve(changesDir);
   const display = (name: string) => path.relative(displayRoot, path.join(dir, name)).split(path.sep).join('/');
   let names: string[];
@@ -57,21 +69,37 @@ export function loadRecords(changesDir: string, displayRoot: string = path.dirna
       .map((entry) => entry.name)
       .sort();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], diagnostics: [], exists: false };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { files: [], problems: [], exists: false, display };
     throw new LoadError(`cannot read the change records in ${display('')}: ${(error as Error).message}`);
   }
-  const entries: { name: string; text: string }[] = [];
-  for (const name of names) {
-    let bytes: Buffer;
+  const files = names.map((name) => {
     try {
-      bytes = readFileSync(path.join(dir, name));
+      return { name, bytes: readFileSync(path.join(dir, name)) };
     } catch (error) {
       throw new LoadError(`cannot read ${display(name)}: ${(error as Error).message}`);
     }
-    const decoded = decodeMetadata(bytes, display(name));
+  });
+  return { files, problems, exists: true, display };
+}
+
+/** Records from their files' bytes (readRecordFiles): each decoded, read and checked on its own. */
+export function recordsOf(found: RecordFiles): RecordSet {
+  if (!found.exists) return { records: [], diagnostics: [], exists: false };
+  const problems = [...found.problems];
+  const entries: { name: string; text: string }[] = [];
+  for (const { name, bytes } of found.files) {
+    const decoded = decodeMetadata(bytes, found.display(name));
     if ('text' in decoded) entries.push({ name, text: decoded.text });
     else problems.push(decoded.problem);
   }
-  const set = parseRecords(entries, display);
+  const set = parseRecords(entries, found.display);
   return { ...set, diagnostics: [...problems, ...set.diagnostics] };
+}
+
+/**
+ * Every record in a changes folder, paths shown relative to `displayRoot`. A folder that is not
+ * there holds no records.
+ */
+export function loadRecords(changesDir: string, displayRoot: string = path.dirname(path.resolve(changesDir))): RecordSet {
+  return recordsOf(readRecordFiles(changesDir, displayRoot));
 }

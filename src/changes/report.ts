@@ -9,8 +9,8 @@ import { surveyKey } from './snapshot.ts';
 import type { Snapshot } from './snapshot.ts';
 
 /** A piece of a phrase: words, a name (of a node or a field's subject), or a field's value. */
-type Part = { text: string } | { name: string } | { value: unknown };
-type Phrase = Part[];
+export type Part = { text: string } | { name: string } | { value: unknown };
+export type Phrase = Part[];
 
 interface Bullet {
   subject: string;
@@ -21,6 +21,9 @@ interface Bullet {
 
 export interface Section {
   title: string;
+  /** The survey's id, and the release's name (none for a survey's own section). */
+  survey: number;
+  release?: string;
   counts: Counts;
   bullets: Bullet[];
 }
@@ -230,7 +233,14 @@ export function summarise(changes: readonly Change[], titles: Titles): Section[]
     const key = depthOf(top.kind) === 1 ? `${top.survey}` : `${top.survey}/${top.release ?? ''}`;
     let section = sections.get(key);
     if (!section) {
-      section = { title: depthOf(top.kind) === 1 ? titles(top.survey) : titles(top.survey, top.release), all: [], lines: new Map() };
+      const release = depthOf(top.kind) === 1 ? undefined : top.release;
+      section = {
+        title: depthOf(top.kind) === 1 ? titles(top.survey) : titles(top.survey, top.release),
+        survey: top.survey,
+        ...(release === undefined ? {} : { release }),
+        all: [],
+        lines: new Map(),
+      };
       sections.set(key, section);
     }
     section.all.push(c);
@@ -238,6 +248,8 @@ export function summarise(changes: readonly Change[], titles: Titles): Section[]
   }
   return [...sections.values()].map((s) => ({
     title: s.title,
+    survey: s.survey,
+    ...(s.release === undefined ? {} : { release: s.release }),
     counts: countChanges(s.all),
     bullets: [...s.lines.values()].map((b) => ({ ...b, phrases: [...b.phrases, ...childPhrases(b.children, folded)] })),
   }));
@@ -246,6 +258,8 @@ export function summarise(changes: readonly Change[], titles: Titles): Section[]
 /** A section as its changes are gathered: all of them, for its counts, and its lines in the order they come. */
 interface Gathering {
   title: string;
+  survey: number;
+  release?: string;
   all: Change[];
   lines: Map<string, Bullet>;
 }
@@ -299,7 +313,7 @@ function childPhrases(children: ReadonlyMap<string, Change[]>, folded: ReadonlyM
 }
 
 /** A line's phrases, the first few, and how many more there are. */
-function shown(phrases: readonly Phrase[]): Phrase[] {
+export function shown(phrases: readonly Phrase[]): Phrase[] {
   if (phrases.length <= MAX_PHRASES) return [...phrases];
   return [...phrases.slice(0, MAX_PHRASES), [{ text: `and ${phrases.length - MAX_PHRASES} more changes` }]];
 }

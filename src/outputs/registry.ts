@@ -8,30 +8,57 @@ import { api } from './api/index.ts';
 import { browsable } from './browsable/index.ts';
 import { browser } from './browser/index.ts';
 import { browserZip } from './browser-zip/index.ts';
+import { changes } from './changes/index.ts';
 import { checksums } from './checksums/index.ts';
 import { download } from './download/index.ts';
 import { openapi } from './openapi/index.ts';
-import type { Output, OutputFiles, PlanInput, ReferenceInput, UnitTextDeclaration } from './output.ts';
+import { EARLIER_OUTPUTS } from './output.ts';
+import type { Output, OutputFiles, PageNode, PageNotes, PlanInput, ReferenceInput, UnitTextDeclaration } from './output.ts';
 
-export const OUTPUTS: readonly Output[] = [api, browser, browserZip, browsable, download, openapi, checksums];
+export const OUTPUTS: readonly Output[] = [api, browser, changes, browserZip, browsable, download, openapi, checksums];
 
 /** The texts every output declares for a kind of file, rendered once per file in the digest step. */
 export function unitTextsOf(kind: KindType): UnitTextDeclaration[] {
   return OUTPUTS.flatMap((output) => output.texts ?? []).filter((text) => text.kinds.includes(kind));
 }
 
+/** The names of the outputs an output needs, EARLIER_OUTPUTS standing for every output before it. */
+function needsOf(output: Output): string[] {
+  const before = OUTPUTS.slice(0, OUTPUTS.indexOf(output)).map((o) => o.name);
+  return (output.needs ?? []).flatMap((name) => (name === EARLIER_OUTPUTS ? before : [name]));
+}
+
+/** The files of the outputs needed, by name, EARLIER_OUTPUTS giving every earlier output's in the registry's order. */
+function neededFrom<T>(output: Output, files: (name: string) => readonly T[]): (name: string) => readonly T[] {
+  return (name) => (name === EARLIER_OUTPUTS ? needsOf(output).flatMap(files) : files(name));
+}
+
+/** What every output adds to the browser's pages, together; undefined when none adds anything. */
+function pageNotesOf(input: ReferenceInput): PageNotes | undefined {
+  const all = OUTPUTS.flatMap((output) => output.pageNotes?.(input) ?? []);
+  if (all.length === 0) return undefined;
+  if (all.length === 1) return all[0];
+  return {
+    links: all.flatMap((notes) => notes.links),
+    note: (node: PageNode, from: readonly string[]) => all.map((notes) => notes.note(node, from)).join(''),
+  };
+}
+
 /**
  * Every output's plans, in the registry's order: each planned as soon as the outputs it needs are,
  * so that one whose planning waits on other work (the zip's members, deflated on the thread pool)
  * goes on while the next are planned. `each` may add to an output's plans (its precompressed copies).
+ * Every planner is given what the outputs add to the browser's pages (pageNotes).
  */
-export async function planOutputs(input: PlanInput, each: (plans: Plan[]) => Plan[] = (plans) => plans): Promise<Plan[]> {
+export async function planOutputs(given: PlanInput, each: (plans: Plan[]) => Plan[] = (plans) => plans): Promise<Plan[]> {
+  const pageNotes = pageNotesOf(given);
+  const input = pageNotes ? { ...given, pageNotes } : given;
   const planned = new Map<string, Promise<Plan[]>>();
   const done = new Map<string, Plan[]>();
   for (const output of OUTPUTS) {
-    const needs = output.needs ?? [];
+    const needs = needsOf(output);
     for (const name of needs) if (!planned.has(name)) throw new Error(`${output.name} needs ${name}, which is not planned before it`);
-    const needed = (name: string) => done.get(name) ?? [];
+    const needed = neededFrom(output, (name) => done.get(name) ?? []);
     const run = (): Promise<Plan[]> => {
       const made = output.plan(input, needed);
       if (Array.isArray(made)) {
@@ -55,8 +82,16 @@ export async function planOutputs(input: PlanInput, each: (plans: Plan[]) => Pla
 }
 
 /** Every output's files made the straightforward way, in the registry's order. */
-export function referenceOutputs(input: ReferenceInput): OutputFiles {
+export function referenceOutputs(given: ReferenceInput): OutputFiles {
+  const pageNotes = pageNotesOf(given);
+  const input = pageNotes ? { ...given, pageNotes } : given;
   const made = new Map<string, [string, string | Uint8Array][]>();
-  for (const output of OUTPUTS) made.set(output.name, [...output.reference(input, (name) => made.get(name) ?? [])]);
+  for (const output of OUTPUTS)
+    made.set(output.name, [
+      ...output.reference(
+        input,
+        neededFrom(output, (name) => made.get(name) ?? []),
+      ),
+    ]);
   return new Map(OUTPUTS.flatMap((output) => made.get(output.name) ?? []));
 }

@@ -192,6 +192,7 @@ export const DOCUMENT_TYPES = {
   gzip: 'application/gzip',
   zip: 'application/zip',
   text: 'text/plain; charset=utf-8',
+  atom: 'application/atom+xml',
 } as const;
 
 export type DocumentType = keyof typeof DOCUMENT_TYPES;
@@ -252,6 +253,9 @@ export const DOCUMENTS: readonly Document[] = [
   download('tables.xml', 'xml', 'VOSI tables (the same document as /vo/tables)'),
   download('browser.zip', 'zip', 'The schema browser, to unpack and open offline'),
   download('SHA256SUMS', 'text', 'SHA-256 checksums of every file here'),
+  // What changed in the archive's schema, from its change records (docs/changes.md), outside the API.
+  { path: '/changes.atom', file: 'changes.atom', type: 'atom', title: "The archive's change records, as an Atom feed" },
+  { path: '/changes.json', file: 'changes.json', type: 'json', title: "The archive's change records, as JSON" },
 ];
 
 /** The headers a document is answered with: its type, CORS, and no type sniffing. */
@@ -411,6 +415,7 @@ export const COMPRESSION = {
     'text/css',
     'text/javascript',
     'application/javascript',
+    'application/atom+xml',
   ],
 } as const;
 
@@ -427,7 +432,7 @@ export function compressible(contentType: string | null, length: number | null):
 }
 
 /** File name endings of the output's files whose types the rule covers. */
-const COMPRESSIBLE_ENDINGS = ['.json', '.html', '.csv', '.txt', '.xml', '.vot', '.svg', '.css', '.js'];
+const COMPRESSIBLE_ENDINGS = ['.json', '.html', '.csv', '.txt', '.xml', '.vot', '.svg', '.css', '.js', '.atom'];
 
 /**
  * Whether `build --precompress` writes `.br` and `.gz` copies beside an output file (path

@@ -5,7 +5,8 @@
 
 import { createHash } from 'node:crypto';
 import { DATA_TYPES, DOCUMENTS, requestTarget, surveyUrl } from '../../site/routes.ts';
-import { SECTIONS } from '../../kinds/registry.ts';
+import { SECTIONS, childrenOf } from '../../kinds/registry.ts';
+import type { KindType } from '../../kinds/registry.ts';
 import { rootsOf } from '../../pipeline/assemble.ts';
 import type { Archive, ReleaseEntry, SurveyEntry } from '../../pipeline/assemble.ts';
 import { releaseHead, surveyObject } from '../api/objects.ts';
@@ -14,16 +15,29 @@ import type { Fragment } from '../../site/fragment.ts';
 import { planOf } from '../../site/plan.ts';
 import { readStored } from '../../site/plan-bytes.ts';
 import type { Bytes, Piece, Plan } from '../../site/plan.ts';
-import type { PlanInput } from '../output.ts';
+import type { PageNode, PageNotes, PlanInput } from '../output.ts';
 import { manyTextName } from '../output.ts';
 import { bandChart, skyMap } from './pictures/index.ts';
 import { STYLESHEET_PATH, homePage, inlinePicture, pageHref, releasePage, stylesheet, surveyPage } from './pages/index.ts';
-import type { DataKind, DataRelease, PagePath, ReleaseCounts, Survey } from './pages/index.ts';
+import type { DataKind, DataRelease, PagePath, ReleaseCounts, ReleasePlace, Survey } from './pages/index.ts';
 import { html, raw } from '../html.ts';
 import type { Html } from '../html.ts';
-import { childPath, parentPath, releasePath, surveyPath } from './pages/places.ts';
-import { ITEM_TEXT, PAGE_TEXT, SEARCH_TEXT, SKY_TEXT, childText, pagePlace, regionLinks, sharedCrumbs, tailText } from './texts.ts';
-import { jsonLink } from './pages/shell.ts';
+import { childPath, dataKindOf, parentPath, releasePath, surveyPath } from './pages/places.ts';
+import {
+  ITEM_TEXT,
+  PAGE_TEXT,
+  SEARCH_TEXT,
+  SKY_TEXT,
+  bodyText,
+  childText,
+  pagePlace,
+  regionLinks,
+  sharedCrumbs,
+  tailText,
+} from './texts.ts';
+import { pageNode } from './nodes.ts';
+import type { NodePlace, SkeletonNode } from './nodes.ts';
+import { footerLinks, jsonLink, withFooterLinks } from './pages/shell.ts';
 import { isFilePage, rootOf } from './pages/html.ts';
 import { SEARCH_DATA_PATH, SEARCH_TAIL, searchHead } from './search.ts';
 import type { SearchSurvey } from './search.ts';
@@ -41,13 +55,7 @@ export function pageFile(path: PagePath): string {
 }
 
 export function planBrowser(input: PlanInput): Plan[] {
-  const { archive, fragments, baseUrl, recall } = input;
-  const fragmentOf = (relative: string): Fragment => {
-    const fragment = fragments.get(relative);
-    if (!fragment) throw new Error(`no rendered text for ${relative}`);
-    return fragment;
-  };
-  const piece = (fragment: Fragment, name: string, fill?: string) => textPiece(fragment, manyTextName(BROWSER, name), fill);
+  const { archive, baseUrl, recall, pageNotes } = input;
   const plans: Plan[] = [
     planOf(STYLESHEET_PATH, [stylesheet()]),
     planOf(SCRIPT_PATH, [siteScriptText(baseUrl)]),
@@ -57,62 +65,17 @@ export function planBrowser(input: PlanInput): Plan[] {
   const listed: SearchSurvey[] = [];
   const surveys: Survey[] = [];
   const counts = new Map<DataRelease, ReleaseCounts>();
-  const skies: { fragment: Fragment; place: ReturnType<typeof pagePlace> }[] = [];
+  const skies: Sky[] = [];
+  const footer = footerOf(pageNotes);
   for (const survey of archive.surveys) {
     const releases: DataRelease[] = [];
     for (const release of survey.releases) {
-      const stub = releaseStub(release);
-      const place = pagePlace(
-        { survey: survey.data.name, release: release.data.name },
-        { survey: survey.data.pretty_name || survey.data.name, release: release.data.pretty_name || release.data.name },
-      );
-      const held: ReleaseCounts = { groups: 0, tables: 0, columns: 0, facilities: 0, bands: 0, regions: 0, products: 0 };
-      const items: Piece[] = [];
-      // The release's breadcrumbs differ between its pages only in the way up to the root.
-      const crumbsFrom = new Map<string, string>();
-      for (const section of SECTIONS) {
-        for (const entry of rootsOf(release, section.kind)) {
-          const fragment = fragmentOf(entry.file.relative);
-          const kind: DataKind = section.dataType;
-          tally(held, kind, fragment.counts);
-          items.push(piece(fragment, ITEM_TEXT));
-          searched.push(piece(fragment, SEARCH_TEXT));
-          // The file's pages, where its skeleton's names say.
-          const name = (entry.data as { name: string }).name;
-          const path = parentPath(place, kind, name);
-          // A page of the file: its texts either side of the link to its survey's JSON, made here.
-          const filePage = (at: PagePath, name: string) => {
-            const root = rootOf(at);
-            let crumbs = crumbsFrom.get(root);
-            if (crumbs === undefined) crumbsFrom.set(root, (crumbs = sharedCrumbs(place, at)));
-            return planOf(pageFile(at), [
-              piece(fragment, name, crumbs),
-              jsonLink(root, String(survey.data.id)).text,
-              piece(fragment, tailText(name)),
-            ]);
-          };
-          plans.push(filePage(path, PAGE_TEXT));
-          if (kind === 'catalogues' || kind === 'imaging') {
-            for (const child of fragment.children) {
-              const at = childPath({ ...place, parent: { name, pretty_name: null } }, kind, child);
-              plans.push(filePage(at, childText(child)));
-            }
-          }
-          if (kind === 'imaging') skies.push({ fragment, place });
-        }
-      }
-      counts.set(stub, held);
-      releases.push(stub);
-      // The release's page: its lines are the files', in the order its sections list them.
-      const marked = releasePage(stub, place, { counts: held, itemsOf: (_kind, listed) => listed.map(() => html`\0`) });
-      const parts = marked.split('\0');
-      const pieces: Piece[] = [];
-      parts.forEach((part, i) => {
-        pieces.push(part);
-        const item = items[i];
-        if (i < parts.length - 1 && item !== undefined) pieces.push(item);
-      });
-      plans.push(planOf(pageFile(releasePath(place)), pieces));
+      const made = planRelease(input, survey, release, footer);
+      plans.push(...made.plans);
+      searched.push(...made.searched);
+      skies.push(...made.skies);
+      counts.set(made.stub, made.held);
+      releases.push(made.stub);
     }
     listed.push({
       name: survey.data.name,
@@ -121,7 +84,13 @@ export function planBrowser(input: PlanInput): Plan[] {
     });
     const object = surveyObject(survey.data, surveyUrl(baseUrl, survey.data.id, null), releases) as unknown as Survey;
     surveys.push(object);
-    plans.push(planOf(pageFile(surveyPath({ survey: object })), [surveyPage(object, { countsOf: (r) => countsOf(counts, r) })]));
+    const path = surveyPath({ survey: object });
+    const note = pageNotes?.note(
+      { kind: 'Survey', id: survey.data.id, survey: { id: survey.data.id, name: survey.data.name }, path: survey.data.name },
+      path,
+    );
+    const page = surveyPage(object, { countsOf: (r) => countsOf(counts, r), ...(note ? { note } : {}) });
+    plans.push(planOf(pageFile(path), [footer.into(page, path, String(survey.data.id))]));
   }
   // The home page's pictures are made of every facility's sky: an edit elsewhere leaves them as
   // they were, recalled by the facilities' texts and places rather than drawn again.
@@ -138,10 +107,147 @@ export function planBrowser(input: PlanInput): Plan[] {
     pictures: raw(recall ? recall('home-pictures', picturesKey, pictures) : pictures()),
     more: apiSection(archive),
   });
-  plans.push(planOf(pageHref([]), [home]));
-  plans.push(planOf(pageFile(ADDRESS_PATH), [addressPage(listed)]));
+  plans.push(planOf(pageHref([]), [footer.into(home, [], undefined)]));
+  plans.push(planOf(pageFile(ADDRESS_PATH), [footer.into(addressPage(listed), ADDRESS_PATH, undefined)]));
   plans.push(planOf(SEARCH_DATA_PATH, [searchHead(listed), ...searched, SEARCH_TAIL]));
   return plans;
+}
+
+/** An imaging facility's text and place, for the home page's pictures. */
+interface Sky {
+  fragment: Fragment;
+  place: ReturnType<typeof pagePlace>;
+}
+
+/** The links other outputs add to every page's footer (PageNotes), after the link to the survey's JSON. */
+interface Footer {
+  /** The links' HTML on a page `root` below the site's root. */
+  links: (root: string) => string;
+  /** A page made whole here, with the links. */
+  into: (page: string, path: PagePath, survey: string | undefined) => string;
+}
+
+function footerOf(notes: PageNotes | undefined): Footer {
+  const links = notes?.links ?? [];
+  return {
+    links: (root) => footerLinks(root, links),
+    into: (page, path, survey) => withFooterLinks(page, path, survey, links),
+  };
+}
+
+/** A release's page and the pages of its groups and facilities, with its lines in the search data and its facilities' skies. */
+function planRelease(
+  input: PlanInput,
+  survey: SurveyEntry,
+  release: ReleaseEntry,
+  footer: Footer,
+): { plans: Plan[]; stub: DataRelease; held: ReleaseCounts; searched: Piece[]; skies: Sky[] } {
+  const stub = releaseStub(release);
+  const place = pagePlace(
+    { survey: survey.data.name, release: release.data.name },
+    { survey: survey.data.pretty_name || survey.data.name, release: release.data.pretty_name || release.data.name },
+  );
+  const held: ReleaseCounts = { groups: 0, tables: 0, columns: 0, facilities: 0, bands: 0, regions: 0, products: 0 };
+  const plans: Plan[] = [];
+  const items: Piece[] = [];
+  const searched: Piece[] = [];
+  const skies: Sky[] = [];
+  const pages = filePages(input, survey, release, place, footer);
+  for (const section of SECTIONS) {
+    for (const entry of rootsOf(release, section.kind)) {
+      const fragment = fragmentOf(input.fragments, entry.file.relative);
+      tally(held, section.dataType, fragment.counts);
+      items.push(browserPiece(fragment, ITEM_TEXT));
+      searched.push(browserPiece(fragment, SEARCH_TEXT));
+      plans.push(...pages(section.kind, entry.data as unknown as SkeletonNode, fragment));
+      if (section.dataType === 'imaging') skies.push({ fragment, place });
+    }
+  }
+  // The release's page: its lines are the files', in the order its sections list them.
+  const path = releasePath(place);
+  const node: PageNode = {
+    kind: 'DataRelease',
+    survey: { id: survey.data.id, name: survey.data.name },
+    release: release.data.name,
+    path: `${survey.data.name}/${release.data.name}`,
+  };
+  const note = input.pageNotes?.note(node, path);
+  const { released } = release.data;
+  const marked = releasePage(stub, place, {
+    counts: held,
+    itemsOf: (_kind, listed) => listed.map(() => html`\0`),
+    ...(released === undefined ? {} : { released }),
+    ...(note ? { note } : {}),
+  });
+  // Made from a place without the survey's URL (pagePlace), the page's footer links the API's listing, not the survey's JSON.
+  const parts = footer.into(marked, path, undefined).split('\0');
+  const pieces: Piece[] = [];
+  parts.forEach((part, i) => {
+    pieces.push(part);
+    const item = items[i];
+    if (i < parts.length - 1 && item !== undefined) pieces.push(item);
+  });
+  plans.push(planOf(pageFile(path), pieces));
+  return { plans, stub, held, searched, skies };
+}
+
+/**
+ * The pages of a release's files, each planned from its file's texts: the part before the note on
+ * its node (the survey's and release's breadcrumbs filled in), the note, the part up to the link to
+ * its survey's JSON, that link and the footer's other links, and the rest.
+ */
+function filePages(
+  input: PlanInput,
+  survey: SurveyEntry,
+  release: ReleaseEntry,
+  place: ReleasePlace,
+  footer: Footer,
+): (kind: KindType, data: SkeletonNode, fragment: Fragment) => Plan[] {
+  // The release's breadcrumbs differ between its pages only in the way up to the root.
+  const crumbsFrom = new Map<string, string>();
+  const notes = input.pageNotes;
+  const at: NodePlace = { survey: { id: survey.data.id, name: survey.data.name }, release: release.data.name, above: [] };
+  const page = (fragment: Fragment, path: PagePath, name: string, node: () => PageNode) => {
+    const root = rootOf(path);
+    let crumbs = crumbsFrom.get(root);
+    if (crumbs === undefined) crumbsFrom.set(root, (crumbs = sharedCrumbs(place, path)));
+    return planOf(pageFile(path), [
+      browserPiece(fragment, name, crumbs),
+      notes ? notes.note(node(), path) : '',
+      browserPiece(fragment, bodyText(name)),
+      jsonLink(root, String(survey.data.id)).text + footer.links(root),
+      browserPiece(fragment, tailText(name)),
+    ]);
+  };
+  return (kind, data, fragment) => {
+    const dataKind = dataKindOf(kind);
+    const name = String(data.name);
+    const path = parentPath(place, dataKind, name);
+    const inner = { ...place, parent: { name, pretty_name: null } };
+    const childPage = (child: string) => childPath(inner, dataKind, child);
+    const paged = dataKind === 'catalogues' || dataKind === 'imaging';
+    const plans = [page(fragment, path, PAGE_TEXT, () => pageNode(kind, data, at, path, paged ? childPage : undefined))];
+    if (!paged) return plans;
+    const list = childrenOf(kind)[0];
+    const children = (list ? data[list.key] : undefined) as SkeletonNode[] | undefined;
+    fragment.children.forEach((child, i) => {
+      const childAt = childPage(child);
+      const node = () => pageNode(list?.kind ?? kind, children?.[i] ?? { name: child }, { ...at, above: [name] }, childAt);
+      plans.push(page(fragment, childAt, childText(child), node));
+    });
+    return plans;
+  };
+}
+
+function fragmentOf(fragments: ReadonlyMap<string, Fragment>, relative: string): Fragment {
+  const fragment = fragments.get(relative);
+  if (!fragment) throw new Error(`no rendered text for ${relative}`);
+  return fragment;
+}
+
+/** A browser text of a file's as a piece of a page, its NUL marks filled with `fill`. */
+function browserPiece(fragment: Fragment, name: string, fill?: string): Piece {
+  return textPiece(fragment, manyTextName(BROWSER, name), fill);
 }
 
 function countsOf(counts: ReadonlyMap<DataRelease, ReleaseCounts>, release: DataRelease): ReleaseCounts {

@@ -2,7 +2,9 @@
 // an imaging facility's and its bands', an IFS or spectra facility's), rendered with the file in the
 // worker threads and cached with it (outputs/output.ts), so an edit re-renders that file's pages only.
 // What a page shows of its survey and release (their names in the breadcrumbs) lives in other files:
-// it is left as a NUL, filled in as the page is written (plan.ts).
+// it is left as a NUL, filled in as the page is written (plan.ts). So is what other outputs note
+// about the page's node (when it was added and last changed, from the change records): the page is
+// cut where the note goes, and the note put between the two texts as the page is planned.
 
 import type { KindType } from '../../kinds/registry.ts';
 import type { ApiObject } from '../api/objects.ts';
@@ -25,6 +27,17 @@ export const PAGE_TEXT = 'page';
 export function tailText(name: string): string {
   return `tail:${name}`;
 }
+
+/** The name of the part of a page between the note on its node and its footer's link to the survey's JSON. */
+export function bodyText(name: string): string {
+  return `body:${name}`;
+}
+
+/**
+ * Where a page's note goes while its text is rendered with its file alone: a comment, which no
+ * escaped or sanitised text of the metadata can hold, cut out again before the text is kept.
+ */
+const NOTE_SLOT = '<!--note-->';
 
 /** The name of the file's entry in the search data (search.ts). */
 export const SEARCH_TEXT = 'search';
@@ -69,15 +82,18 @@ export function sharedCrumbs(place: ReleasePlace, path: PagePath): string {
     .join('');
 }
 
-/** Every page of a group or facility, with its place's labels as given (and a facility's sky, when made already). */
-export function unitPages(kind: KindType, api: ApiObject, place: ReleasePlace, given?: FacilitySky): UnitPage[] {
+/**
+ * Every page of a group or facility, with its place's labels as given (and a facility's sky, when
+ * made already), each with `note` where the note on its node goes.
+ */
+export function unitPages(kind: KindType, api: ApiObject, place: ReleasePlace, given?: FacilitySky, note = ''): UnitPage[] {
   const dataKind = dataKindOf(kind);
   if (dataKind === 'catalogues') {
     const group = api as unknown as CatalogueGroup;
     const inner = { ...place, parent: group };
     return [
-      { path: parentPath(place, dataKind, group.name), name: PAGE_TEXT, html: groupPage(group, place) },
-      ...group.tables.map((t) => ({ path: childPath(inner, dataKind, t.name), name: childText(t.name), html: tablePage(t, inner) })),
+      { path: parentPath(place, dataKind, group.name), name: PAGE_TEXT, html: groupPage(group, place, note) },
+      ...group.tables.map((t) => ({ path: childPath(inner, dataKind, t.name), name: childText(t.name), html: tablePage(t, inner, note) })),
     ];
   }
   if (dataKind === 'imaging') {
@@ -91,19 +107,21 @@ export function unitPages(kind: KindType, api: ApiObject, place: ReleasePlace, g
       skyMap: skyMap(sky.regions, { href: (region) => regionHref(place, facility.name, region) }),
     };
     return [
-      { path, name: PAGE_TEXT, html: facilityPage(facility, place, pictures) },
+      { path, name: PAGE_TEXT, html: facilityPage(facility, place, pictures, note) },
       ...facility.bands.map((b) => {
         const at = childPath(inner, dataKind, b.name);
         // The band's own regions, each mark leading to its card on the same page.
         const regions = sky.regions.filter((r) => r.band === b.name);
         const map =
           regions.length > 0 ? skyMap(regions, { href: (region) => `#${regionId(region.name)}`, facilities: [facility.name] }) : undefined;
-        return { path: at, name: childText(b.name), html: bandPage(b, inner, map === undefined ? {} : { skyMap: map }) };
+        return { path: at, name: childText(b.name), html: bandPage(b, inner, map === undefined ? {} : { skyMap: map }, note) };
       }),
     ];
   }
   const facility = api as unknown as ProductFacility;
-  return [{ path: parentPath(place, dataKind, facility.name), name: PAGE_TEXT, html: productFacilityPage(facility, place, dataKind) }];
+  return [
+    { path: parentPath(place, dataKind, facility.name), name: PAGE_TEXT, html: productFacilityPage(facility, place, dataKind, note) },
+  ];
 }
 
 /** A link from one page to a region's card on its band's page: `place` and `facility` say where the band is. */
@@ -147,13 +165,16 @@ export function facilitySky(facility: ImagingFacility, place: ReleasePlace): Fac
   };
 }
 
-/** The file's texts for the browser (units.ts): its pages with their shared breadcrumbs as a NUL, its line, its sky. */
+/**
+ * The file's texts for the browser (units.ts): its pages with their shared breadcrumbs as a NUL,
+ * each in three texts around the note on its node and the link to its survey's JSON; its line; its sky.
+ */
 export function browserTexts(api: ApiObject, unit: UnitPlace, kind: KindType): Record<string, string> {
   const place = pagePlace(unit);
   const texts: Record<string, string> = {};
   const dataKind = dataKindOf(kind);
   const sky = dataKind === 'imaging' ? facilitySky(api as unknown as ImagingFacility, place) : undefined;
-  for (const page of unitPages(kind, api, place, sky)) {
+  for (const page of unitPages(kind, api, place, sky, NOTE_SLOT)) {
     const shared = sharedCrumbs(place, page.path);
     const at = page.html.indexOf(shared);
     if (at < 0) throw new Error(`${page.path.join('/')}: no breadcrumbs to leave for the survey's`);
@@ -163,7 +184,11 @@ export function browserTexts(api: ApiObject, unit: UnitPlace, kind: KindType): R
     const json = jsonLink(rootOf(page.path), undefined).text;
     const cut = html.lastIndexOf(json);
     if (cut < 0) throw new Error(`${page.path.join('/')}: no link to the survey's JSON to leave out`);
-    texts[page.name] = html.slice(0, cut);
+    const slot = html.indexOf(NOTE_SLOT);
+    if (slot < 0 || slot > cut || html.includes(NOTE_SLOT, slot + 1))
+      throw new Error(`${page.path.join('/')}: not one place for the note on its node`);
+    texts[page.name] = html.slice(0, slot);
+    texts[bodyText(page.name)] = html.slice(slot + NOTE_SLOT.length, cut);
     texts[tailText(page.name)] = html.slice(cut + json.length);
   }
   texts[ITEM_TEXT] = releaseItem(place, dataKind, api as unknown as CatalogueGroup, itemSize(dataKind, api)).text;

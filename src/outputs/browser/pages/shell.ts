@@ -3,7 +3,7 @@
 // content and the footer's links to the API's JSON, the download and the VO files. Every link is
 // relative, so that the pages work from the offline download opened as files as well as on the site.
 
-import { html } from '../../html.ts';
+import { html, joinHtml } from '../../html.ts';
 import type { Html } from '../../html.ts';
 import { linkFrom, rootOf } from './html.ts';
 import type { PagePath } from './html.ts';
@@ -118,4 +118,30 @@ const FOOTER_LINKS = [
 function footer(root: string, survey: string | undefined): Html {
   const links = FOOTER_LINKS.map(([href, label]) => html`<li><a href="${root + href}">${label}</a></li>`);
   return html`<footer class="site"><nav aria-label="Data and documents"><ul>${jsonLink(root, survey)}${links}</ul></nav></footer>`;
+}
+
+/**
+ * A page with more links in its footer (another output's: PageNotes), each to a file below the
+ * site's root, put in after its first link (the survey's JSON).
+ */
+export function withFooterLinks(
+  page: string,
+  path: PagePath,
+  survey: string | undefined,
+  links: readonly { file: string; label: string }[],
+): string {
+  if (links.length === 0) return page;
+  const root = rootOf(path);
+  const json = jsonLink(root, survey).text;
+  const at = page.lastIndexOf(json);
+  if (at < 0) throw new Error(`${path.join('/')}: no link to the survey's JSON to put the footer's links after`);
+  return page.slice(0, at + json.length) + footerLinks(root, links) + page.slice(at + json.length);
+}
+
+/** Links in a page's footer, on a page `root` below the site's root. */
+export function footerLinks(root: string, links: readonly { file: string; label: string }[]): string {
+  return joinHtml(
+    links.map((link) => html`<li><a href="${root + link.file}">${link.label}</a></li>`),
+    '',
+  ).text;
 }

@@ -1,7 +1,7 @@
 // The browser's home page (every survey), a survey's page (its releases) and a release's page (its
 // catalogue groups and its imaging, IFS and spectra facilities).
 
-import { html, joinHtml } from '../../html.ts';
+import { html, joinHtml, raw } from '../../html.ts';
 import type { Html } from '../../html.ts';
 import { contactHtml, count, day, descriptionHtml, displayName, facts, linkFrom, plural, surveyId } from './html.ts';
 import type { PagePath } from './html.ts';
@@ -88,8 +88,8 @@ ${options.pictures}${options.more}`;
   return shell({ path, title: options.site ?? 'Archive schema', body, site: options.site });
 }
 
-/** A survey's page: its description, people and releases. */
-export function surveyPage(survey: Survey, options: { site?: string; countsOf?: CountsOf } = {}): string {
+/** A survey's page: its description, people and releases; `note` as a table's (catalogues.ts). */
+export function surveyPage(survey: Survey, options: { site?: string; countsOf?: CountsOf; note?: string } = {}): string {
   const place: SurveyPlace = { survey, site: options.site };
   const path = surveyPath(place);
   const website = /^https?:\/\//i.test(survey.website)
@@ -105,7 +105,7 @@ export function surveyPage(survey: Survey, options: { site?: string; countsOf?: 
   ]);
   const body = html`<p class="title">${survey.title}</p>
 <div class="prose">${descriptionHtml(survey.description)}</div>
-${surveyFacts}<h2>Releases</h2>
+${surveyFacts}${raw(options.note ?? '')}<h2>Releases</h2>
 ${releaseList(path, survey, options.countsOf)}`;
   return shell({
     path,
@@ -157,8 +157,15 @@ function section(place: ReleasePlace, kind: DataKind, items: readonly Listed[], 
 `;
 }
 
-/** A release's page: what it holds, kind by kind. */
-export function releasePage(release: DataRelease, place: SurveyPlace, given: { counts?: ReleaseCounts; itemsOf?: ItemsOf } = {}): string {
+/**
+ * A release's page: what it holds, kind by kind. `released` is the day it was published, which the
+ * API does not give; `note` as a table's (catalogues.ts).
+ */
+export function releasePage(
+  release: DataRelease,
+  place: SurveyPlace,
+  given: { counts?: ReleaseCounts; itemsOf?: ItemsOf; released?: string; note?: string } = {},
+): string {
   const inner: ReleasePlace = { ...place, release };
   const path = releasePath(inner);
   const itemsOf: ItemsOf = given.itemsOf ?? ((kind, items) => items.map((item) => releaseItem(inner, kind, item, itemSize(kind, item))));
@@ -172,6 +179,7 @@ export function releasePage(release: DataRelease, place: SurveyPlace, given: { c
     ['Number', count(release.data_release_number)],
     ['Version', String(release.version)],
     ['Holds', countsText(counts)],
+    ['Released', given.released],
     ['Published', day(release.created)],
     ['Updated', day(release.updated)],
     ['Contact', contactHtml(release.contact)],
@@ -182,7 +190,7 @@ export function releasePage(release: DataRelease, place: SurveyPlace, given: { c
     section(inner, 'ifs', ifs, itemsOf),
     section(inner, 'spectra', spectra, itemsOf),
   ];
-  const body = html`${releaseFacts}${sections}`;
+  const body = html`${releaseFacts}${raw(given.note ?? '')}${sections}`;
   return shell({
     path,
     title: `${place.survey.pretty_name || place.survey.name} ${release.pretty_name || release.name}`,

@@ -19,7 +19,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true, test: { name: 'processes', include: ['test/**/*.e2e.test.ts'] } },
+      // One Chromium for the browser tests of the whole run (test/browser-setup.ts).
+      { extends: true, test: { name: 'processes', include: ['test/**/*.e2e.test.ts'], globalSetup: ['test/browser-setup.ts'] } },
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/**/*.e2e.test.ts', ...MOCKING] } },
       // A file that mocks a module must import the code afresh, or the mock misses a module another file loaded first.
       { extends: true, test: { name: 'mocking', include: MOCKING, isolate: true } },

@@ -1,30 +1,19 @@
 // A real browser for the tests of the schema browser's pages: Debian's Chromium (never one that npm
-// downloads) driven by puppeteer-core, launched once per test file. Each test opens fresh pages
-// (tabs) that record every request, console error, uncaught error, failed load and dialog; each is
-// closed when its test is done with it, the browser after the file. axe-core checks a page's
-// accessibility.
+// downloads) driven by puppeteer-core, launched once for the whole run (test/browser-setup.ts); each
+// test file connects to it and opens its pages in a browser context of its own (no cookies, storage
+// or cache shared with another file). Each test opens fresh pages (tabs) that record every request,
+// console error, uncaught error, failed load and dialog; each is closed when its test is done with it,
+// the context after the file. axe-core checks a page's accessibility.
 
 import { createRequire } from 'node:module';
 import puppeteer from 'puppeteer-core';
-import type { Browser, HTTPResponse, Page } from 'puppeteer-core';
-import { afterAll, beforeAll } from 'vitest';
-
-/** The browser the tests drive: Debian's Chromium unless ARCHIVE_SCHEMA_CHROMIUM names another. */
-export const CHROMIUM = process.env.ARCHIVE_SCHEMA_CHROMIUM ?? '/usr/bin/chromium';
+import type { Browser, BrowserContext, HTTPResponse, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, inject } from 'vitest';
+// The type of what the run's setup provides (inject's chromiumWsEndpoint).
+import type {} from './browser-setup.ts';
 
 /** axe-core's script, injected into a page to check it. */
 export const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** Launches the browser headless; without the sandbox only as root, where Chromium refuses it. */
-export function launchBrowser(): Promise<Browser> {
-  return puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // Talks to the browser over a pipe: no debugging port is opened.
-    pipe: true,
-    args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
-  });
-}
 
 export interface PageOptions {
   /** The viewport's width in CSS pixels (1280 unless given); its height is 800. */
@@ -53,24 +42,28 @@ export interface WatchedPage {
 }
 
 /**
- * The browser for the tests of one file: launched before its first test, closed after its last.
- * `page` opens a fresh page for a test, hands it to `use` and closes it when `use` is done, however
- * it ends: tests that run at once each have their own.
+ * The browser for the tests of one file: the run's shared Chromium, connected to before its first
+ * test, in a context of its own that is closed after its last. `page` opens a fresh page for a test,
+ * hands it to `use` and closes it when `use` is done, however it ends: tests that run at once each
+ * have their own.
  */
 export function useBrowser(): { page<T>(options: PageOptions, use: (watched: WatchedPage) => Promise<T>): Promise<T> } {
   let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
   const open = new Set<Page>();
   beforeAll(async () => {
-    browser = await launchBrowser();
-  }, 30_000);
+    browser = await puppeteer.connect({ browserWSEndpoint: inject('chromiumWsEndpoint') });
+    context = await browser.createBrowserContext();
+  });
   afterAll(async () => {
     await Promise.all([...open].map((p) => p.close()));
-    await browser?.close();
+    await context?.close();
+    await browser?.disconnect();
   });
   return {
     async page(options, use) {
-      if (!browser) throw new Error('the browser is not running (useBrowser is called at the top of a test file)');
-      const page = await browser.newPage();
+      if (!context) throw new Error('the browser is not connected (useBrowser is called at the top of a test file)');
+      const page = await context.newPage();
       open.add(page);
       try {
         return await use(await watch(page, options));
@@ -106,6 +99,14 @@ export async function watch(page: Page, options: PageOptions = {}): Promise<Watc
     watched.dialogs.push(dialog.message());
     void dialog.dismiss();
   });
+  // No deadline of puppeteer's own (30 s) on a wait or a load: each waits for its event, and a test
+  // that never gets it ends at the test's timeout. On a busy machine a page took longer than 30 s.
+  page.setDefaultTimeout(0);
+  // Every page behaves as the focused one, as a visitor's tab does: tests run at once in tabs of one
+  // window, and a focus event (the search loads its data on one) went to whichever tab was brought
+  // to the front last, so a test could wait for it for ever.
+  const session = await page.createCDPSession();
+  await session.send('Emulation.setFocusEmulationEnabled', { enabled: true });
   // Tabs open at once share the browser's cache: a page asked for again would come back 304.
   await page.setCacheEnabled(false);
   await page.setViewport({ width: options.width ?? 1280, height: 800 });

@@ -11,6 +11,7 @@ import type { Recall } from '../pipeline/cache.ts';
 import type { Fragment } from '../site/fragment.ts';
 import type { Bytes, Plan } from '../site/plan.ts';
 import type { ApiObject } from './api/objects.ts';
+import type { Html } from './html.ts';
 
 export interface Output {
   /** What the other records call it, in `needs`. */
@@ -73,7 +74,7 @@ export interface PageNotes {
   /** Links every page's footer adds after its survey's JSON: a file below the site's root, and its label. */
   links: readonly { file: string; label: string }[];
   /** HTML the page at `from` (its path below the site's root) shows about its node after its facts; '' for nothing. */
-  note: (node: PageNode, from: readonly string[]) => string;
+  note: (node: PageNode, from: readonly string[]) => Html;
 }
 
 /** dist/-relative path → file content. Insertion order is the order files are listed in. */

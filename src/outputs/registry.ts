@@ -4,6 +4,7 @@
 
 import type { KindType } from '../kinds/registry.ts';
 import type { Plan } from '../site/plan.ts';
+import { joinHtml } from './html.ts';
 import { api } from './api/index.ts';
 import { browsable } from './browsable/index.ts';
 import { browser } from './browser/index.ts';
@@ -40,7 +41,11 @@ function pageNotesOf(input: ReferenceInput): PageNotes | undefined {
   if (all.length === 1) return all[0];
   return {
     links: all.flatMap((notes) => notes.links),
-    note: (node: PageNode, from: readonly string[]) => all.map((notes) => notes.note(node, from)).join(''),
+    note: (node: PageNode, from: readonly string[]) =>
+      joinHtml(
+        all.map((notes) => notes.note(node, from)),
+        '',
+      ),
   };
 }
 

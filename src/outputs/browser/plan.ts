@@ -213,7 +213,7 @@ function filePages(
     if (crumbs === undefined) crumbsFrom.set(root, (crumbs = sharedCrumbs(place, path)));
     return planOf(pageFile(path), [
       browserPiece(fragment, name, crumbs),
-      notes ? notes.note(node(), path) : '',
+      notes ? notes.note(node(), path).text : '',
       browserPiece(fragment, bodyText(name)),
       jsonLink(root, String(survey.data.id)).text + footer.links(root),
       browserPiece(fragment, tailText(name)),

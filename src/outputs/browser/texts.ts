@@ -13,6 +13,8 @@ import { bandChart, markOnDefaultMap, skyMap } from './pictures/index.ts';
 import type { ChartFacility, MarkedRegion, RegionName } from './pictures/index.ts';
 import { bandPage, facilityPage, groupPage, productFacilityPage, regionId, tablePage } from './pages/index.ts';
 import type { CatalogueGroup, ImagingFacility, PagePath, ProductFacility, ReleasePlace } from './pages/index.ts';
+import { html, raw } from '../html.ts';
+import type { Html } from '../html.ts';
 import { displayName, linkFrom, rootOf } from './pages/html.ts';
 import { childPath, dataKindOf, parentPath, releaseCrumbs } from './pages/places.ts';
 import { crumbItem, jsonLink } from './pages/shell.ts';
@@ -86,7 +88,7 @@ export function sharedCrumbs(place: ReleasePlace, path: PagePath): string {
  * Every page of a group or facility, with its place's labels as given (and a facility's sky, when
  * made already), each with `note` where the note on its node goes.
  */
-export function unitPages(kind: KindType, api: ApiObject, place: ReleasePlace, given?: FacilitySky, note = ''): UnitPage[] {
+export function unitPages(kind: KindType, api: ApiObject, place: ReleasePlace, given?: FacilitySky, note: Html = html``): UnitPage[] {
   const dataKind = dataKindOf(kind);
   if (dataKind === 'catalogues') {
     const group = api as unknown as CatalogueGroup;
@@ -174,7 +176,7 @@ export function browserTexts(api: ApiObject, unit: UnitPlace, kind: KindType): R
   const texts: Record<string, string> = {};
   const dataKind = dataKindOf(kind);
   const sky = dataKind === 'imaging' ? facilitySky(api as unknown as ImagingFacility, place) : undefined;
-  for (const page of unitPages(kind, api, place, sky, NOTE_SLOT)) {
+  for (const page of unitPages(kind, api, place, sky, raw(NOTE_SLOT))) {
     const shared = sharedCrumbs(place, page.path);
     const at = page.html.indexOf(shared);
     if (at < 0) throw new Error(`${page.path.join('/')}: no breadcrumbs to leave for the survey's`);

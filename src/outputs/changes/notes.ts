@@ -22,7 +22,7 @@ export function changesPageNotes(input: ReferenceInput): PageNotes | undefined {
   const known = timelines(records);
   return {
     links: [{ file: changelogFile(ARCHIVE_FOLDER), label: 'Changes' }],
-    note: (node, from) => noteOn(node, from, known).text,
+    note: (node, from) => noteOn(node, from, known),
   };
 }
 

@@ -1,7 +1,7 @@
 // The pages of a catalogue group and of each of its tables. A table's page lists every column in the
 // order the curators wrote them, each row reachable by a link to `#col-<name>`.
 
-import { html, raw } from '../../html.ts';
+import { html } from '../../html.ts';
 import type { Html } from '../../html.ts';
 import {
   columnId,
@@ -48,7 +48,7 @@ function columnRow(column: CatalogueColumn): Html {
  * A table's page: its description, facts and every column. `place.parent` is the table's group;
  * `note` is what other outputs say of the table (outputs/output.ts, PageNotes).
  */
-export function tablePage(table: CatalogueTable, place: ParentPlace, note = ''): string {
+export function tablePage(table: CatalogueTable, place: ParentPlace, note: Html = html``): string {
   const path = childPath(place, 'catalogues', table.name);
   const facts = nodeFacts(table, [
     ['Table', html`<code>${table.name}</code>`],
@@ -68,12 +68,12 @@ export function tablePage(table: CatalogueTable, place: ParentPlace, note = ''):
     { 'data-address': [place.survey.name, place.release.name, 'catalogues', place.parent.name, table.name].join('.') },
   );
   const body = html`<div class="lead">${descriptionHtml(table.description)}</div>
-${documentationHtml(table)}${facts}${raw(note)}${mainNote}${columns}`;
+${documentationHtml(table)}${facts}${note}${mainNote}${columns}`;
   return nodePage(path, table, place, parentCrumbs(place, 'catalogues'), body);
 }
 
 /** A catalogue group's page: its tables, each with its description and number of columns; `note` as a table's. */
-export function groupPage(group: CatalogueGroup, place: ReleasePlace, note = ''): string {
+export function groupPage(group: CatalogueGroup, place: ReleasePlace, note: Html = html``): string {
   const path = parentPath(place, 'catalogues', group.name);
   const inner: ParentPlace = { ...place, parent: group };
   const rows = group.tables.map((t) => {
@@ -88,6 +88,6 @@ export function groupPage(group: CatalogueGroup, place: ReleasePlace, note = '')
   ]);
   const tables = scrollTable(`Tables of ${group.name}`, ['Table', 'Description', { num: 'Columns' }], rows);
   const body = html`<div class="lead">${descriptionHtml(group.description)}</div>
-${documentationHtml(group)}${facts}${raw(note)}${tables}`;
+${documentationHtml(group)}${facts}${note}${tables}`;
   return nodePage(path, group, place, releaseCrumbs(place), body);
 }

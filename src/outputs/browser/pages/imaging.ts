@@ -30,7 +30,7 @@ function figure(svg: string | undefined, caption: string): Html | undefined {
 }
 
 /** An imaging facility's page: its bands by wavelength, with the pictures given; `note` as a table's (catalogues.ts). */
-export function facilityPage(facility: ImagingFacility, place: ReleasePlace, pictures: FacilityPictures = {}, note = ''): string {
+export function facilityPage(facility: ImagingFacility, place: ReleasePlace, pictures: FacilityPictures = {}, note: Html = html``): string {
   const path = parentPath(place, 'imaging', facility.name);
   const inner: ParentPlace = { ...place, parent: facility };
   const rows = facility.bands.map((b) => {
@@ -49,7 +49,7 @@ export function facilityPage(facility: ImagingFacility, place: ReleasePlace, pic
   const bands = scrollTable(`Bands of ${facility.name}`, ['Band', 'Description', { num: 'Central wavelength' }, { num: 'Regions' }], rows);
   const map = figure(pictures.skyMap, `Where the regions of ${displayName(facility)} lie on the sky.`);
   const body = html`<div class="lead">${descriptionHtml(facility.description)}</div>
-${documentationHtml(facility)}${facts}${raw(note)}${chart}${bands}${map}`;
+${documentationHtml(facility)}${facts}${note}${chart}${bands}${map}`;
   return nodePage(path, facility, place, releaseCrumbs(place), body);
 }
 
@@ -90,7 +90,12 @@ ${regionFacts}${documentationHtml(region)}${header}</article>`;
 }
 
 /** A band's page: its regions as cards. `place.parent` is the band's facility; `note` as a table's (catalogues.ts). */
-export function bandPage(band: ImagingBand, place: ParentPlace, pictures: Pick<FacilityPictures, 'skyMap'> = {}, note = ''): string {
+export function bandPage(
+  band: ImagingBand,
+  place: ParentPlace,
+  pictures: Pick<FacilityPictures, 'skyMap'> = {},
+  note: Html = html``,
+): string {
   const path = childPath(place, 'imaging', band.name);
   const facts = nodeFacts(band, [
     ['Band', html`<code>${band.band_key}</code>`],
@@ -99,7 +104,7 @@ export function bandPage(band: ImagingBand, place: ParentPlace, pictures: Pick<F
   ]);
   const map = figure(pictures.skyMap, `Where the regions of ${displayName(band)} lie on the sky.`);
   const body = html`<div class="lead">${descriptionHtml(band.description)}</div>
-${documentationHtml(band)}${facts}${raw(note)}${map}<h2>Regions</h2>
+${documentationHtml(band)}${facts}${note}${map}<h2>Regions</h2>
 <div class="cards">
 ${joinHtml(band.regions.map(regionCard), '\n')}
 </div>

@@ -1,7 +1,7 @@
 // The page of an IFS or spectra facility: its data products, one kind of file per observed object
 // each, with what a file holds: type, arm, wavelengths, resolution, sampling, array and extensions.
 
-import { html, raw } from '../../html.ts';
+import { html } from '../../html.ts';
 import type { Html } from '../../html.ts';
 import { descriptionHtml, documentationHtml, isPlaceholder, nodeFacts, plural, scrollTable } from './html.ts';
 import { nodePage, parentPath, releaseCrumbs } from './places.ts';
@@ -72,7 +72,7 @@ const HEADINGS = [
 ] as const;
 
 /** An IFS or spectra facility's page, with its products; `note` as a table's (catalogues.ts). */
-export function productFacilityPage(facility: ProductFacility, place: ReleasePlace, kind: 'ifs' | 'spectra', note = ''): string {
+export function productFacilityPage(facility: ProductFacility, place: ReleasePlace, kind: 'ifs' | 'spectra', note: Html = html``): string {
   const path = parentPath(place, kind, facility.name);
   const facts = nodeFacts(facility, [
     ['Facility', html`<code>${facility.name}</code>`],
@@ -80,6 +80,6 @@ export function productFacilityPage(facility: ProductFacility, place: ReleasePla
   ]);
   const products = scrollTable(`Data products of ${facility.name}`, HEADINGS, facility.products.map(productRow), 'products');
   const body = html`<div class="lead">${descriptionHtml(facility.description)}</div>
-${documentationHtml(facility)}${facts}${raw(note)}${products}`;
+${documentationHtml(facility)}${facts}${note}${products}`;
   return nodePage(path, facility, place, releaseCrumbs(place), body);
 }

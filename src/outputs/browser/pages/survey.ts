@@ -1,7 +1,7 @@
 // The browser's home page (every survey), a survey's page (its releases) and a release's page (its
 // catalogue groups and its imaging, IFS and spectra facilities).
 
-import { html, joinHtml, raw } from '../../html.ts';
+import { html, joinHtml } from '../../html.ts';
 import type { Html } from '../../html.ts';
 import { contactHtml, count, day, descriptionHtml, displayName, facts, linkFrom, plural, surveyId } from './html.ts';
 import type { PagePath } from './html.ts';
@@ -89,7 +89,7 @@ ${options.pictures}${options.more}`;
 }
 
 /** A survey's page: its description, people and releases; `note` as a table's (catalogues.ts). */
-export function surveyPage(survey: Survey, options: { site?: string; countsOf?: CountsOf; note?: string } = {}): string {
+export function surveyPage(survey: Survey, options: { site?: string; countsOf?: CountsOf; note?: Html } = {}): string {
   const place: SurveyPlace = { survey, site: options.site };
   const path = surveyPath(place);
   const website = /^https?:\/\//i.test(survey.website)
@@ -105,7 +105,7 @@ export function surveyPage(survey: Survey, options: { site?: string; countsOf?: 
   ]);
   const body = html`<p class="title">${survey.title}</p>
 <div class="prose">${descriptionHtml(survey.description)}</div>
-${surveyFacts}${raw(options.note ?? '')}<h2>Releases</h2>
+${surveyFacts}${options.note}<h2>Releases</h2>
 ${releaseList(path, survey, options.countsOf)}`;
   return shell({
     path,
@@ -164,7 +164,7 @@ function section(place: ReleasePlace, kind: DataKind, items: readonly Listed[], 
 export function releasePage(
   release: DataRelease,
   place: SurveyPlace,
-  given: { counts?: ReleaseCounts; itemsOf?: ItemsOf; released?: string; note?: string } = {},
+  given: { counts?: ReleaseCounts; itemsOf?: ItemsOf; released?: string; note?: Html } = {},
 ): string {
   const inner: ReleasePlace = { ...place, release };
   const path = releasePath(inner);
@@ -190,7 +190,7 @@ export function releasePage(
     section(inner, 'ifs', ifs, itemsOf),
     section(inner, 'spectra', spectra, itemsOf),
   ];
-  const body = html`${releaseFacts}${raw(given.note ?? '')}${sections}`;
+  const body = html`${releaseFacts}${given.note}${sections}`;
   return shell({
     path,
     title: `${place.survey.pretty_name || place.survey.name} ${release.pretty_name || release.name}`,

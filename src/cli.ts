@@ -113,9 +113,13 @@ function formatDryRun(decision: Decision, out: string): string {
   const listed = decision.steps.filter((step) => step.action !== 'keep').sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const width = Math.max(0, ...listed.map((step) => step.path.length));
   const count = (action: Step['action']) => decision.steps.filter((step) => step.action === action).length;
-  const bytes = decision.steps.reduce((n, step) => n + (step.action === 'write' ? step.plan.size : 0), 0);
+  const writes = decision.steps.filter((step) => step.action === 'write');
+  // A compressed copy's size is known only once it is written (its plan's is the file it compresses).
+  const bytes = writes.reduce((n, step) => n + (step.plan.compression ? 0 : step.plan.size), 0);
+  const compressed = writes.filter((step) => step.plan.compression).length;
+  const besides = compressed > 0 ? ` and ${plural(compressed, 'compressed copy', 'compressed copies')}` : '';
   const summary =
-    `A build would write ${plural(count('write'), 'file')} (${sizeText(bytes)}), link ${count('link')} to files of the same bytes, ` +
+    `A build would write ${plural(count('write'), 'file')} (${sizeText(bytes)}${besides}), link ${count('link')} to files of the same bytes, ` +
     `keep ${count('keep')} unchanged and remove ${count('remove')} in ${out}. Nothing was written.`;
   return `${listed.map((step) => stepLine(step, width)).join('')}${summary}\n`;
 }
@@ -145,7 +149,11 @@ function formatBuilt(result: BuildResult, out: string, baseUrl: string, seconds:
   // share the catalogues text), hard-linked instead of written.
   const reused = stats && stats.linked > 0 ? `, ${stats.linked} reused` : '';
   const cached = result.cache.hits > 0 ? ` (${result.cache.hits} read from the cache)` : '';
-  return `Built ${files} files (${stats?.written ?? 0} written${reused}, ${sizeText(stats?.bytes ?? 0)}) from ${result.files.length} metadata files${cached}${say` into ${out} for ${baseUrl}`} in ${seconds} s.${note}\n`;
+  // The output's size as a host serves it, each file once per path; on disk, files of the same bytes
+  // are one file linked under several paths, and `du` counts them once.
+  const size = stats ? sizeText(stats.size) : sizeText(0);
+  const disk = stats && stats.disk !== stats.size ? `, ${sizeText(stats.disk)} on disk` : '';
+  return `Built ${files} files of ${size}${disk} (${stats?.written ?? 0} written${reused}) from ${result.files.length} metadata files${cached}${say` into ${out} for ${baseUrl}`} in ${seconds} s.${note}\n`;
 }
 
 // ---- The program ---------------------------------------------------------------------------------------
@@ -283,7 +291,7 @@ export function createProgram(given: Io, setExit: (code: number) => void): Comma
       .addOption(
         new Option(
           '--base-url <url>',
-          "absolute URL the site is served from (default: Netlify's URL for the deploy, else http://localhost:8080)",
+          "absolute URL the site is served from (default: Netlify's URL for the deploy, else http://127.0.0.1:8080, where serve listens)",
         ),
       )
       .option('--dry-run', 'write nothing; list the files a build would write, link and remove in the output folder, and why')

@@ -122,15 +122,16 @@ export interface ReportOptions {
 }
 
 /**
- * The readable report: errors first, then warnings, each grouped by file, each line starting with
+ * The readable report: warnings first, then errors, each grouped by file, each line starting with
  * `file:line:col` so editors and terminals can jump to it; then a closing count and what state
- * things were left in. A few errors are never lost among a backlog of warnings.
+ * things were left in. Errors come last, just above the count, so that a few of them stay on the
+ * screen after a backlog of hundreds of warnings (listed first, they scrolled away).
  */
 export function formatReport(diagnostics: readonly Diagnostic[], outcome: string, options: ReportOptions = {}): string {
   const sorted = sortDiagnostics(diagnostics);
   const errors = sorted.filter((d) => d.severity === 'error');
   const warnings = sorted.filter((d) => d.severity === 'warning');
-  const listed = options.quiet ? errors : [...errors, ...warnings];
+  const listed = options.quiet ? errors : [...warnings, ...errors];
   const lines: string[] = [];
   let current: string | undefined;
   for (const [i, d] of listed.entries()) {

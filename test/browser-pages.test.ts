@@ -38,6 +38,8 @@ import type {
 import { bandChart, skyMap } from '../src/outputs/browser/pictures/index.ts';
 import { sanitiseHtml, sanitiseWithParser } from '../src/outputs/browser/sanitise.ts';
 import { raw } from '../src/outputs/html.ts';
+import { BEYOND_API } from '../src/outputs/api/objects.ts';
+import { columnType } from '../src/outputs/browser/pages/html.ts';
 import { ucdVocabulary } from '../src/vocabularies/ucd.ts';
 
 // ---- Fixtures ------------------------------------------------------------------------------------------------------
@@ -713,5 +715,29 @@ describe('style sheet', () => {
   test('is balanced and the same every time', () => {
     expect(css.split('{').length).toBe(css.split('}').length);
     expect(stylesheet()).toBe(css);
+  });
+});
+
+// A column's type comes from its fields beyond the API (its YAML's datatype and arraysize): shown as
+// the VO writes it, and never guessed where the metadata has none.
+describe("a column's type on its table's page", () => {
+  const typed = (name: string, datatype: string | null, arraysize: string | null): CatalogueColumn =>
+    Object.assign(column(name, 'meta.id', '-'), { [BEYOND_API]: { datatype, arraysize, principal: false } });
+  const cases: [string, CatalogueColumn, string][] = [
+    ['a scalar', typed('a', 'double', null), 'double'],
+    ['text of any length', typed('b', 'char', '*'), 'char[*]'],
+    ['a fixed array', typed('c', 'float', '3'), 'float[3]'],
+    ['a bounded string', typed('d', 'char', '80*'), 'char[80*]'],
+    ['no datatype', typed('e', null, null), 'not recorded'],
+    ['no fields beyond the API at all', column('f', 'meta.id', '-'), 'not recorded'],
+  ];
+  const html = tablePage({ ...TABLE, columns: cases.map(([, c]) => c) }, { ...SITE, parent: GROUP });
+  const rows = all(parsePage(html), (e) => e.tag === 'tr' && (e.attrs.id ?? '').startsWith('col-'));
+  test.each(cases.map(([what, c, shown], i) => [what, c.name, shown, i] as const))('%s (%s) shows %s', (_, name, shown, i) => {
+    const cell = all(rows[i] as Element, (e) => e.tag === 'td' && e.attrs.class === 'datatype')[0];
+    expect(rows[i]?.attrs.id).toBe(columnId(name));
+    expect(cell?.attrs['data-label']).toBe('Type');
+    expect(cell?.text).toBe(shown);
+    expect(columnType(cases[i]?.[1] as CatalogueColumn)).toBe(shown === 'not recorded' ? '' : shown);
   });
 });

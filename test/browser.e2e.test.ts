@@ -312,11 +312,11 @@ test('a page links its survey as JSON, which answers; opened as files, links bey
     expect(served[0]).toMatch(new RegExp(`^${normal.origin}/api/schema/\\d+/$`));
     const json = await fetch(served[0] ?? '');
     expect(json.status).toBe(200);
-    expect(((await json.json()) as { url: string }).url).toBe(`http://localhost:8080${new URL(served[0] ?? '').pathname}`);
+    expect(((await json.json()) as { url: string }).url).toBe(`http://127.0.0.1:8080${new URL(served[0] ?? '').pathname}`);
     await watched.goto(`${pathToFileURL(normal.dist).href}/${PAGES.table}`);
     await watched.page.waitForFunction(() => document.querySelector('footer a')?.getAttribute('href')?.startsWith('http'));
     const offline = await footer();
-    expect(offline).toEqual(served.map((href) => href.replace(normal.origin, 'http://localhost:8080')));
+    expect(offline).toEqual(served.map((href) => href.replace(normal.origin, 'http://127.0.0.1:8080')));
     const home = await watched.page.$eval('a.site-name', (a) => a.href);
     expect(home).toBe(`${pathToFileURL(normal.dist).href}/index.html`);
   }));

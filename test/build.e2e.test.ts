@@ -11,6 +11,22 @@ import { UsageError } from '../src/errors.ts';
 import { renderNetlifyToml } from '../src/hosting/netlify.ts';
 import { FIXTURE, PROJECT, besideOutput, cli, expectSameFiles, http, snapshotTree, tempdir, testdir, outputCount } from './helpers.ts';
 
+/** The output's files' sizes, each path's, and each file once however many paths link to it; without the marker. */
+async function sizesOf(dist: string): Promise<{ size: number; disk: number }> {
+  const entries = await readdir(dist, { recursive: true, withFileTypes: true });
+  const inodes = new Set<number>();
+  let size = 0;
+  let disk = 0;
+  for (const e of entries) {
+    if (!e.isFile() || (e.parentPath === dist && e.name.startsWith('.'))) continue;
+    const info = await lstat(path.join(e.parentPath, e.name));
+    size += info.size;
+    if (!inodes.has(info.ino)) disk += info.size;
+    inodes.add(info.ino);
+  }
+  return { size, disk };
+}
+
 describe('archive-schema build', () => {
   test('writes the API and says what it did', async () => {
     const dir = await testdir();
@@ -18,17 +34,23 @@ describe('archive-schema build', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const said =
-      /^Built (\d+) files \((\d+) written, (\d+) reused, [\d.]+ kB\) from 10 metadata files into dist for http:\/\/localhost:8080 in [\d.]+ s\.\n$/.exec(
+      /^Built (\d+) files of ([\d.]+) kB, ([\d.]+) kB on disk \((\d+) written, (\d+) reused\) from 10 metadata files into dist for http:\/\/127\.0\.0\.1:8080 in [\d.]+ s\.\n$/.exec(
         result.stdout,
       );
     expect(said, result.stdout).not.toBeNull();
-    const [, built, written, reused] = (said ?? []).map(Number);
+    const [, built, size, disk, written, reused] = (said ?? []).map(Number);
     expect(built).toBe(await outputCount(path.join(dir, 'dist')));
     expect((written ?? 0) + (reused ?? 0)).toBe(built);
+    // The sizes are the files' (as `du --apparent-size` counts them, less the folders and the
+    // marker): each path's, and each linked file once.
+    const files = await sizesOf(path.join(dir, 'dist'));
+    expect(size).toBe(Number((files.size / 1e3).toFixed(1)));
+    expect(disk).toBe(Number((files.disk / 1e3).toFixed(1)));
+    expect(files.disk).toBeLessThan(files.size);
     // Files with equal bytes (the ifs and spectra listings show catalogues) are written once.
     expect(reused).toBeGreaterThan(0);
     const listing = JSON.parse(await readFile(path.join(dir, 'dist/api/schema/data_type/imaging.json'), 'utf8')) as { url: string }[];
-    expect(listing.map((s) => s.url)).toEqual(['http://localhost:8080/api/schema/1/', 'http://localhost:8080/api/schema/7/']);
+    expect(listing.map((s) => s.url)).toEqual(['http://127.0.0.1:8080/api/schema/1/', 'http://127.0.0.1:8080/api/schema/7/']);
   });
 
   test('building twice gives byte-identical output', async () => {
@@ -121,8 +143,9 @@ describe('archive-schema build', () => {
     expectSameFiles(await snapshotTree(path.join(dir, 'dist')), before);
   });
 
-  // A failing build printed its one error among the bundled metadata's ~950 warnings.
-  test('a failing build lists its errors before its warnings, and with --quiet only counts the warnings', async () => {
+  // A failing build printed its one error among the bundled metadata's ~950 warnings; listed first,
+  // it scrolled away above them. Last, it stays on the screen above the closing count.
+  test('a failing build lists its errors after its warnings, and with --quiet only counts the warnings', async () => {
     const group = 'alpha/dr1/catalogues/SpecCat.yaml';
     const dir = await testdir();
     const target = path.join(dir, 'metadata', group);
@@ -135,7 +158,7 @@ describe('archive-schema build', () => {
     const result = await cli(['build'], dir);
     expect(result.code).toBe(1);
     const lines = result.stderr.split('\n').filter((l) => /  (error|warning)  /.test(l));
-    expect(lines.map((l) => l.split('  ')[2])).toEqual(['error', 'warning', 'warning']);
+    expect(lines.map((l) => l.split('  ')[2])).toEqual(['warning', 'warning', 'error']);
     expect(lines[0]).toMatch(/^  metadata\/gamma\/survey\.yaml:1:5  error  /);
     expect(result.stderr).toMatch(/\n1 error and 2 warnings in 2 files\. Nothing was written; dist was left as it was\.\n$/);
     const quiet = await cli(['build', '--quiet'], dir);

@@ -162,6 +162,15 @@ describe.each(HOSTS)('on %s', (host) => {
     expect(Number(r.headers['content-length'])).toBe(r.bytes.length);
   }
 
+  // pyvo's TAPService('…/vo/') asks for /vo//tables: the VOSI tables, as at /vo/tables.
+  test.each(['/vo//tables', '/vo//tables.xml', '/vo//tables/', '/vo///tables'])('%s is the VOSI tables', async (target) => {
+    const [asked, own] = await Promise.all([get(target), get('/vo/tables')]);
+    expect(asked.status).toBe(200);
+    expect(asked.headers['content-type']).toBe(own.headers['content-type']);
+    expect(asked.headers['access-control-allow-origin']).toBe('*');
+    expect(asked.body).toBe(own.body);
+  });
+
   describe('every contract row over HTTP', () => {
     test.each(rows)('$method $target → $status', async ({ method = 'GET', target, status, type, body }) => {
       const r = await get(target, method);
@@ -559,6 +568,12 @@ const probes: { method?: string; target: string }[] = [
     '/api/docs',
     '/vo/tables',
     '/vo/tables.xml',
+    // A VO client given the service's address with a trailing slash.
+    '/vo//tables',
+    '/vo//tables.xml',
+    '/vo//tables/',
+    '/vo/tablesx',
+    '/vo//nothing-here',
     '/download/',
     '/download',
     '/download/index.html',

@@ -91,7 +91,9 @@ describe('the cache', () => {
     const again = await cli(['build'], dir);
     const files = await outputCount(path.join(dir, 'dist'));
     expect(again.stdout).toMatch(
-      new RegExp(`^Built ${files} files \\(0 written, ${files} reused, 0\\.0 kB\\) from 10 metadata files \\(10 read from the cache\\)`),
+      new RegExp(
+        `^Built ${files} files of [\\d.]+ kB, [\\d.]+ kB on disk \\(0 written, ${files} reused\\) from 10 metadata files \\(10 read from the cache\\)`,
+      ),
     );
     await writeFile(path.join(dir, GROUP), (await readFile(path.join(dir, GROUP), 'utf8')).replace('Unique ID', 'Unique GAMA ID'));
     const edited = await cli(['build'], dir);

@@ -3,7 +3,7 @@
 
 import * as core from '@actions/core';
 import { describe, expect, test, vi } from 'vitest';
-import { formatGithub } from '../src/diagnostics.ts';
+import { formatGithub, formatReport } from '../src/diagnostics.ts';
 import type { Diagnostic } from '../src/diagnostics.ts';
 import { cli, testdir } from './helpers.ts';
 
@@ -112,5 +112,51 @@ describe('check --format json', () => {
         },
       ],
     });
+  });
+});
+
+// A check of a real archive listed some 990 lines, its errors first and scrolled away above the
+// warnings: now the errors come last, just above the closing count.
+describe('the readable report with many warnings', () => {
+  const at = (file: string, line: number, severity: Diagnostic['severity']): Diagnostic => ({
+    file: `metadata/${file}.yaml`,
+    line,
+    col: 3,
+    severity,
+    rule: severity === 'error' ? 'schema/type' : 'datatypes/missing',
+    message: `${severity} at ${line}`,
+  });
+  // Warnings in files before, between and after the errors' files.
+  const diagnostics = [
+    ...Array.from({ length: 300 }, (_, i) => at(`w${String(i % 7)}`, i + 1, 'warning')),
+    at('b', 9, 'error'),
+    at('z', 4, 'error'),
+    at('b', 2, 'warning'),
+  ];
+  const outcome = 'The metadata is invalid; fix the errors above.';
+
+  test.each([
+    ['everything', false, 301],
+    ['--quiet', true, 0],
+  ] as const)('%s: the errors are the last lines before the count', (_, quiet, warnings) => {
+    const lines = formatReport(diagnostics, outcome, { quiet }).trimEnd().split('\n');
+    const listed = lines.filter((l) => l.startsWith('  '));
+    expect(listed.filter((l) => l.includes('  warning  '))).toHaveLength(warnings);
+    expect(listed.slice(-2)).toEqual([
+      '  metadata/b.yaml:9:3  error  error at 9  [schema/type]',
+      '  metadata/z.yaml:4:3  error  error at 4  [schema/type]',
+    ]);
+    // Grouped by file: the errors under their files' names.
+    expect(lines.slice(-7, -1)).toEqual([
+      'metadata/b.yaml',
+      '  metadata/b.yaml:9:3  error  error at 9  [schema/type]',
+      '',
+      'metadata/z.yaml',
+      '  metadata/z.yaml:4:3  error  error at 4  [schema/type]',
+      '',
+    ]);
+    expect(lines.at(-1)).toBe(
+      quiet ? `2 errors in 2 files, and 301 warnings not shown. ${outcome}` : `2 errors and 301 warnings in 9 files. ${outcome}`,
+    );
   });
 });

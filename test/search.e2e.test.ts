@@ -58,6 +58,8 @@ function probes(): object {
           column(990_104, 'rate%', 'A rate in percent', 'meta.note'),
           column(990_105, 'a%20b', 'A name that looks escaped', 'meta.note'),
           column(990_106, 'zqx_paren', 'A word in brackets (zqxbracketed) and nowhere else', 'meta.note'),
+          // A unit with a space, which the synthetic archive has nowhere else, and a typed array.
+          { ...column(990_107, 'zqx_vel', 'A velocity', 'phys.veloc', 'km s-1'), datatype: 'float', arraysize: '3' },
         ],
       },
     ],
@@ -73,6 +75,8 @@ interface Column {
   ucd: string;
   unit: string;
   description: string;
+  /** Its VOTable type as the browser shows it (`char[*]`), empty where none is given. */
+  type: string;
 }
 
 interface Archive {
@@ -95,7 +99,17 @@ function read(files: Map<string, string>): Archive {
     const [, survey = '', release = '', kind] = place;
     const yaml = parse(text) as {
       name: string;
-      tables?: { name: string; columns: { name: string; ucd?: string; unit?: string | null; description?: string | null }[] }[];
+      tables?: {
+        name: string;
+        columns: {
+          name: string;
+          ucd?: string;
+          unit?: string | null;
+          description?: string | null;
+          datatype?: string;
+          arraysize?: string | number;
+        }[];
+      }[];
       bands?: { name: string; regions: { name: string }[] }[];
       products?: { name: string }[];
     };
@@ -110,6 +124,7 @@ function read(files: Map<string, string>): Archive {
           ucd: none(c.ucd) ? '' : (c.ucd ?? ''),
           unit: none(c.unit) ? '' : (c.unit ?? ''),
           description: c.description ?? '',
+          type: c.datatype === undefined ? '' : c.arraysize === undefined ? c.datatype : `${c.datatype}[${String(c.arraysize)}]`,
         }));
         archive.tables.push({ survey, release, group: yaml.name, name: t.name, columns });
         archive.columns.push(...columns);
@@ -434,6 +449,99 @@ describe.concurrent('searching', () => {
       expectClean(watched);
     }),
   );
+
+  test.each([
+    // A datatype alone finds it with any arraysize; with its arraysize, that type only.
+    ['double', (c: Column) => c.type.replace(/\[.*$/, '') === 'double'],
+    ['char', (c: Column) => c.type.replace(/\[.*$/, '') === 'char'],
+    ['char[*]', (c: Column) => c.type === 'char[*]'],
+    ['float[3]', (c: Column) => c.type === 'float[3]'],
+  ])('type:%s finds exactly the columns the YAML gives that type, and shows it', (value, wanted) =>
+    browser.page({}, async (watched) => {
+      const columns = archive.columns.filter(wanted);
+      expect(columns.length, 'the archive has such columns').toBeGreaterThan(0);
+      await open(watched, `${served}index.html`);
+      const found = await search(watched.page, `type:${value}`);
+      expectColumns(found, columns);
+      for (const r of found.results) {
+        const column = columns.find((c) => served + columnHref(c) === r.href);
+        expect(r.facts?.split(' ').pop(), r.facts ?? '').toBe(column?.type);
+      }
+      expectClean(watched);
+    }),
+  );
+
+  test('a unit with a space, quoted or as it is, and a word or field after it', () =>
+    browser.page({}, async (watched) => {
+      const vel = probe('zqx_vel');
+      const spaced = archive.columns.filter((c) => c.unit.toLowerCase() === vel.unit.toLowerCase());
+      await open(watched, `${served}index.html`);
+      for (const query of ['unit:km s-1', 'unit:"km s-1"', 'UNIT:KM S-1', 'unit:km s-1 type:float'])
+        expectColumns(await search(watched.page, query), spaced);
+      expectColumns(await search(watched.page, 'unit:km s-1 zqx_vel'), [vel]);
+      const found = await search(watched.page, 'zqx_vel');
+      expect(found.results[0]?.facts).toBe('phys.veloc [km s-1] float[3]');
+      expectClean(watched);
+    }));
+
+  test('a field alone lists everything it selects', () =>
+    browser.page({}, async (watched) => {
+      await open(watched, `${served}index.html`);
+      const facilities = archive.imaging;
+      const bands = facilities.flatMap((f) => f.bands);
+      const imaging = facilities.length + bands.length + bands.reduce((n, b) => n + b.regions.length, 0);
+      expect(imaging, 'the archive has imaging').toBeGreaterThan(0);
+      const found = await search(watched.page, 'kind:imaging');
+      expect(found.total, found.status).toBe(imaging);
+      expect(found.results.every((r) => kindOf(r.href) === 'imaging')).toBe(true);
+      const vel = probe('zqx_vel');
+      expect((await search(watched.page, `survey:${vel.survey}`)).total).toBeGreaterThan(0);
+      expect((await search(watched.page, 'kind:')).status).toBe('Nothing found.');
+      expectClean(watched);
+    }));
+
+  test('a region, a band and a product are found by name, and lead to their page', () =>
+    browser.page({}, async (watched) => {
+      await open(watched, `${served}index.html`);
+      const facility = archive.imaging.find((f) => f.bands.some((b) => b.regions.length > 0));
+      const band = facility?.bands.find((b) => b.regions.length > 0);
+      const region = band?.regions[0];
+      if (!facility || !band || !region) throw new Error('the archive has no region');
+      const bandPage = pageOf(facility.survey, facility.release, 'imaging', facility.name, band.name);
+      const regions = await search(watched.page, `${region.name} kind:imaging`);
+      expect(regions.results.filter((r) => r.type === 'region').map((r) => r.href)).toContain(
+        `${served}${bandPage}#region-${enc(region.name)}`,
+      );
+      const bands = await search(watched.page, `${band.name} kind:imaging`);
+      expect(bands.results.map((r) => r.href)).toContain(served + bandPage);
+      const product = archive.products[0];
+      if (!product) throw new Error('the archive has no product');
+      const products = await search(watched.page, `${product.name} kind:${product.kind}`);
+      expect(products.results.map((r) => r.href)).toContain(
+        `${served}${pageOf(product.survey, product.release, product.kind, product.facility)}#product-${enc(product.name)}`,
+      );
+      await search(watched.page, `${region.name} kind:imaging`);
+      await Promise.all([watched.page.waitForNavigation(), watched.page.click(`#search-results a[href$="#region-${enc(region.name)}"]`)]);
+      expect(await target(watched.page)).toEqual({ id: `region-${enc(region.name)}`, visible: true });
+      expectClean(watched);
+    }));
+
+  test("the help's examples are this archive's, and each finds something", () =>
+    browser.page({}, async (watched) => {
+      await open(watched, `${served}index.html`);
+      await search(watched.page, 'zqx');
+      const examples = await watched.page.$$eval('#search-help code', (codes) => codes.map((c) => c.textContent));
+      expect(examples.length).toBeGreaterThan(6);
+      // A part of a name, then the name it finds.
+      const [part = '', name = ''] = examples;
+      expect(archive.columns.some((c) => c.name === name)).toBe(true);
+      expect((await search(watched.page, part)).results.map((r) => r.name)).toContain(name);
+      for (const example of examples.slice(2)) {
+        const found = await search(watched.page, example);
+        expect(found.total, example).toBeGreaterThan(0);
+      }
+      expectClean(watched);
+    }));
 
   test('a word of a description finds its column, from the word’s start', () =>
     browser.page({}, async (watched) => {

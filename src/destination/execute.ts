@@ -28,6 +28,10 @@ export interface WriteStats {
   linked: number;
   /** Of the files written. */
   bytes: number;
+  /** Of every file of the output, each counted once per path: what a host serves. */
+  size: number;
+  /** Of every file of the output, files linked to each other counted once: what `du` counts, less the folders. */
+  disk: number;
 }
 
 export interface Written {
@@ -67,9 +71,9 @@ export async function writeOutput(decision: Decision, target: string, options: W
     if (error instanceof StaleBytesError || error instanceof WriteError) throw error;
     throw new WriteError(`cannot write the output: ${(error as Error).message}; ${target} was left as it was`);
   }
-  const records = recordsOf(steps, folder, options.checksums);
+  const { records, size, disk } = recordsOf(steps, folder, options.checksums);
   const notice = publish(folder, target);
-  return { stats, records, build: buildIdOf(plans), notices: notice ? [notice] : [] };
+  return { stats: { ...stats, size, disk }, records, build: buildIdOf(plans), notices: notice ? [notice] : [] };
 }
 
 /** Every folder the plans' files go in, made once each. */
@@ -85,7 +89,7 @@ function makeFolders(folder: string, plans: readonly Plan[]): void {
  */
 async function placeFiles(steps: readonly Step[], folder: string, target: string, options: WriteOptions): Promise<WriteStats> {
   const link = options.link ?? linkOrCopy;
-  const stats: WriteStats = { written: 0, linked: 0, bytes: 0 };
+  const stats: WriteStats = { written: 0, linked: 0, bytes: 0, size: 0, disk: 0 };
   let done = 0;
   const count = () => options.onFile?.(++done, steps.length);
   const attempt = (step: Step, work: () => void) => {
@@ -173,12 +177,26 @@ function failure(file: string, error: unknown, target: string): Error {
   return new WriteError(`cannot write ${file} of the output: ${(error as Error).message}; ${target} was left as it was${full}`);
 }
 
-/** What the next build needs of each file: its key, its size and time as written, its checksum and members. */
-function recordsOf(steps: readonly Step[], folder: string, checksums: ReadonlyMap<string, string> | undefined): Record<string, FileRecord> {
+/**
+ * What the next build needs of each file: its key, its size and time as written, its checksum and
+ * members. With the output's size, each file counted once per path, and on disk, where the files
+ * linked to each other share their bytes.
+ */
+function recordsOf(
+  steps: readonly Step[],
+  folder: string,
+  checksums: ReadonlyMap<string, string> | undefined,
+): { records: Record<string, FileRecord>; size: number; disk: number } {
   const records: Record<string, FileRecord> = {};
+  const inodes = new Set<number>();
+  let total = 0;
+  let disk = 0;
   for (const step of steps) {
     if (step.action === 'remove') continue;
-    const { size, mtimeMs } = lstatSync(path.join(folder, step.path));
+    const { size, mtimeMs, ino } = lstatSync(path.join(folder, step.path));
+    total += size;
+    if (!inodes.has(ino)) disk += size;
+    inodes.add(ino);
     const sha256 = checksums?.get(step.path);
     records[step.path] = {
       key: step.plan.key,
@@ -188,5 +206,5 @@ function recordsOf(steps: readonly Step[], folder: string, checksums: ReadonlyMa
       ...(step.plan.members ? { members: step.plan.members } : {}),
     };
   }
-  return records;
+  return { records, size: total, disk };
 }

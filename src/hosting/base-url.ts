@@ -3,11 +3,12 @@
 
 import { UsageError } from '../errors.ts';
 
-export const DEFAULT_BASE_URL = 'http://localhost:8080';
+// The address `serve` listens on by default, so that a build's links lead to the preview as it is.
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
 
 /**
  * The base URL for the API's links: the flag, else Netlify's production URL for production
- * builds and the deploy's own URL for previews and branch deploys, else localhost.
+ * builds and the deploy's own URL for previews and branch deploys, else the local preview's.
  */
 export function resolveBaseUrl(flag: string | undefined, env: Record<string, string | undefined>): string {
   let chosen = flag;

@@ -7,8 +7,17 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WriteError } from '../destination/output.ts';
 import { BROWSER_HEADERS } from './browser.ts';
-import { API_PREFIX, BROWSER_PATHS, DOCUMENTS, documentHeaders, hostRules } from '../site/routes.ts';
-import type { Document, HostRule } from '../site/routes.ts';
+import {
+  API_PREFIX,
+  BROWSER_PATHS,
+  DOCUMENTS,
+  VO_TABLES,
+  VO_TABLES_ALIAS,
+  documentHeaders,
+  documentPaths,
+  hostRules,
+} from '../site/routes.ts';
+import type { HostRule } from '../site/routes.ts';
 
 /** The `[[redirects]]` part of netlify.toml. */
 export function renderHostRules(rules: readonly HostRule[] = hostRules()): string {
@@ -78,8 +87,9 @@ export function renderBrowserHeaders(): string {
 
 /** The `[[headers]]` part of netlify.toml: one block per path a document answers at. */
 export function renderDocumentHeaders(): string {
-  const paths = (d: Document) => [...new Set([d.path, ...(d.path.endsWith('/') ? [d.path.slice(0, -1)] : []), `/${d.file}`])];
-  return DOCUMENTS.flatMap((d) => paths(d).map((p) => headersBlock(p, documentHeaders(d)))).join('\n\n');
+  const blocks = DOCUMENTS.flatMap((d) => documentPaths(d).map((p) => headersBlock(p, documentHeaders(d))));
+  const aliases = VO_TABLES_ALIAS.globs.map((glob) => headersBlock(glob, documentHeaders(VO_TABLES)));
+  return [...blocks, ...aliases].join('\n\n');
 }
 
 export type RoutesOutcome = 'printed' | 'written' | 'matches' | 'differs';

@@ -19,6 +19,9 @@ import {
   COMPRESSION,
   DATA_TYPES,
   DOCUMENTS,
+  VO_TABLES,
+  VO_TABLES_ALIAS,
+  documentPaths,
   DOCUMENT_TYPES,
   ERROR_FILES,
   HEADERS,
@@ -209,7 +212,7 @@ function viewLocation(view: View, pattern: string): string[] {
 
 /** A document at a path: its file with its headers; methods other than GET and HEAD as a static host answers them. */
 function documentLocation(at: string, document: Document): string[] {
-  return block(`location = ${at}`, [
+  return block(`location ${at.startsWith('~') ? at : `= ${at}`}`, [
     'types { }',
     `default_type ${quote(DOCUMENT_TYPES[document.type])};`,
     ...addHeaders(documentHeaders(document), false),
@@ -220,10 +223,9 @@ function documentLocation(at: string, document: Document): string[] {
   ]);
 }
 
-/** The paths a document answers at: its own, without its trailing slash, and its file's. */
-function documentPaths(document: Document): string[] {
-  const paths = [document.path, `/${document.file}`];
-  if (document.path.endsWith('/')) paths.push(document.path.slice(0, -1));
+/** The paths a document answers at (routes.ts), and a folder's index.html's folder. */
+function documentLocations(document: Document): string[] {
+  const paths = documentPaths(document);
   if (document.file.endsWith('/index.html')) paths.push(`/${document.file.slice(0, -'index.html'.length)}`);
   return [...new Set(paths)];
 }
@@ -445,7 +447,8 @@ export function renderNginxSite(options: NginxOptions): string {
       ]),
       '',
       '# The documents, each with its own headers.',
-      ...DOCUMENTS.flatMap((d) => documentPaths(d).flatMap((at) => documentLocation(at, d))),
+      ...DOCUMENTS.flatMap((d) => documentLocations(d).flatMap((at) => documentLocation(at, d))),
+      ...documentLocation(`~ ${quote(VO_TABLES_ALIAS.regex)}`, VO_TABLES),
       '',
       "# The schema browser's home page and files: static, with its pages' security policy.",
       ...BROWSER_PATHS.flatMap((at) => staticLocation(at.endsWith('/*') ? at.slice(0, -1) : `= ${at}`, BROWSER_HEADERS)),

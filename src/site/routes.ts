@@ -267,14 +267,31 @@ export function documentHeaders(document: Document): Record<string, string> {
   };
 }
 
+/** The paths a document answers at: its own, a folder's also without its trailing slash, and its file's (Netlify's header rules name each). */
+export function documentPaths(document: Document): string[] {
+  return [...new Set([document.path, ...(document.path.endsWith('/') ? [document.path.slice(0, -1)] : []), `/${document.file}`])];
+}
+
 /**
- * The document asked for at this path, if any: at its own path, a folder's also without its
- * trailing slash, or at its file's path (Netlify's header rules name both).
+ * The VOSI tables document also answers below /vo/ at any path ending in `/tables` (or its file's
+ * `/tables.xml`): a VO client
+ * adds `/tables` to the service's address as it was given, and `TAPService('https://host/vo/')`
+ * (pyvo's, with the trailing slash many people write) asks for `/vo//tables`. Netlify's engine
+ * matches no rule naming an empty folder, so the rule is its glob (`*` in the middle of a path:
+ * any folders, none or empty ones included), and the other hosts match the same paths.
  */
+export const VO_TABLES_ALIAS = {
+  globs: [`/${VO_DIR}/*/tables`, `/${VO_DIR}/*/tables.xml`],
+  regex: `^/${VO_DIR}/.*/tables(?:\\.xml)?/?$`,
+} as const;
+
+/** The document that answers at `VO_TABLES_ALIAS`: the VOSI tables. */
+export const VO_TABLES: Document = DOCUMENTS.find((d) => d.path === `/${VO_DIR}/tables`) as Document;
+
+/** The document asked for at this path, if any: at any of its paths (`documentPaths`), or the VOSI tables at their alias. */
 export function documentAt(pathname: string): Document | undefined {
-  return DOCUMENTS.find(
-    (d) => d.path === pathname || (d.path.endsWith('/') && d.path.slice(0, -1) === pathname) || `/${d.file}` === pathname,
-  );
+  const found = DOCUMENTS.find((d) => documentPaths(d).includes(pathname));
+  return found ?? (new RegExp(VO_TABLES_ALIAS.regex).test(pathname) ? VO_TABLES : undefined);
 }
 
 // ---- The schema browser: static pages with a security policy of their own -----------------------
@@ -373,6 +390,7 @@ export function hostRules(): HostRule[] {
     rule(document.path, {}, document.file);
     if (document.path.endsWith('/')) rule(document.path.slice(0, -1), {}, document.file);
   }
+  for (const glob of VO_TABLES_ALIAS.globs) rule(glob, {}, VO_TABLES.file);
   // Everything else under the API, including the files above at their own paths, is not found.
   rule(`${API_PREFIX}*`, {}, ERROR_FILES.notFound, 404);
   return rules;

@@ -13,14 +13,15 @@
 //     surveys: [[name, label, [[release, label], …]], …],
 //     files: [
 //       ["catalogues", survey, release, group, label, [[table, label, description,
-//          [names…], [ucds…], [units…], [descriptions…]], …]],
-//       ["imaging" | "ifs" | "spectra", survey, release, facility, label, [[band or product, label, description], …]],
+//          [names…], [ucds…], [units…], [descriptions…], [types…]], …]],
+//       ["imaging", survey, release, facility, label, [[band, label, description, [[region, label, description], …]], …]],
+//       ["ifs" | "spectra", survey, release, facility, label, [[product, label, description], …]],
 //     …]};
 
 import type { KindType } from '../../kinds/registry.ts';
 import type { ApiObject } from '../api/objects.ts';
 import type { UnitPlace } from '../output.ts';
-import { displayName, isPlaceholder } from './pages/html.ts';
+import { columnType, displayName, isPlaceholder } from './pages/html.ts';
 import type { CatalogueGroup, DataProduct, ImagingFacility, ProductFacility } from './pages/index.ts';
 import { dataKindOf } from './pages/places.ts';
 
@@ -60,9 +61,16 @@ export function searchEntry(kind: KindType, api: ApiObject, place: UnitPlace): s
       t.columns.map((c) => (isPlaceholder(c.ucd) ? '' : c.ucd)),
       t.columns.map((c) => (isPlaceholder(c.unit) ? '' : (c.unit ?? ''))),
       t.columns.map((c) => plainText(c.description)),
+      // `double`, `char[*]`; empty where none is recorded.
+      t.columns.map(columnType),
     ]);
   } else if (dataKind === 'imaging') {
-    children = (api as unknown as ImagingFacility).bands.map((b) => [b.name, label(b), plainText(b.description)]);
+    children = (api as unknown as ImagingFacility).bands.map((b) => [
+      b.name,
+      label(b),
+      plainText(b.description),
+      b.regions.map((r) => [r.name, label(r), plainText(r.description)]),
+    ]);
   } else {
     children = (api as unknown as ProductFacility).products.map((p: DataProduct) => [p.name, label(p), plainText(p.description)]);
   }

@@ -5,7 +5,7 @@
 import { loadIndex } from './search-index.ts';
 import type { Index } from './search-index.ts';
 import { addSearchKeys } from './search-keys.ts';
-import { addPanel, fillReleases, fillSurveys, showResults } from './search-panel.ts';
+import { addPanel, fillHelp, fillReleases, fillSurveys, showResults } from './search-panel.ts';
 import type { Site } from './site.ts';
 
 /** Makes the page's search box search, if it has one. */
@@ -29,6 +29,7 @@ export function startSearch(site: Site): void {
     index = ready;
     fillSurveys(panel, ready);
     fillReleases(panel, ready);
+    fillHelp(panel, ready);
     render();
   };
   const start = (): void => {

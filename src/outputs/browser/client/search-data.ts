@@ -2,12 +2,14 @@
 // described where it is written, outputs/browser/search.ts). It is loaded with a script element,
 // which works from the offline download opened from disk, where fetching a file is refused.
 
-/** A table: name, label, description, then its columns' names, UCDs, units and descriptions. */
-export type TableEntry = [string, string, string, string[], string[], string[], string[]];
-/** A band or data product: name, label, description. */
+/** A table: name, label, description, then its columns' names, UCDs, units, descriptions and types. */
+export type TableEntry = [string, string, string, string[], string[], string[], string[], string[]];
+/** A data product or a region: name, label, description. */
 export type ItemEntry = [string, string, string];
+/** An imaging band: name, label, description and its regions. */
+export type BandEntry = [string, string, string, ItemEntry[]];
 /** A group's or facility's file: its kind, survey, release, name and label, and what it holds. */
-export type FileEntry = [string, string, string, string, string, (TableEntry | ItemEntry)[]];
+export type FileEntry = [string, string, string, string, string, (TableEntry | BandEntry | ItemEntry)[]];
 
 export interface SearchData {
   /** Each survey's name and label, with its releases' names and labels. */

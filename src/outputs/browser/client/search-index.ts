@@ -3,7 +3,7 @@
 // its names and descriptions joined into two long texts that a keystroke's search scans whole.
 
 import { loadSearchData } from './search-data.ts';
-import type { FileEntry, ItemEntry, SearchData, TableEntry } from './search-data.ts';
+import type { BandEntry, FileEntry, ItemEntry, SearchData, TableEntry } from './search-data.ts';
 import { pageHref } from './pages.ts';
 
 export interface Survey {
@@ -14,16 +14,20 @@ export interface Survey {
 
 /** A thing a search can find, with what it is matched on, lower-cased once. */
 export interface Found {
-  type: 'column' | 'table' | 'group' | 'band' | 'facility' | 'product';
+  type: 'column' | 'table' | 'group' | 'band' | 'region' | 'facility' | 'product';
   name: string;
   lower: string;
   description: string;
   words: string;
   ucd: string;
   unit: string;
+  /** A column's VOTable type (`double`, `char[*]`), empty where none is recorded or for others. */
+  datatype: string;
   /** The UCD's words after a `;` each, and the unit's words between spaces, lower-cased. */
   ucdKey: string;
   unitKey: string;
+  /** The type and its datatype alone, each between spaces, lower-cased: ` char[*] char `. */
+  typeKey: string;
   kind: string;
   survey: string;
   release: string;
@@ -43,10 +47,12 @@ export interface Index {
   /** Every item's lower-cased description after a space, one per line, and where each starts. */
   texts: string;
   textAt: Int32Array;
+  /** Every unit the items have, lower-cased: a unit with spaces in a query is read as the longest of them. */
+  units: Set<string>;
 }
 
 /** An item as the data gives it, before what it is matched on is worked out. */
-type Given = Omit<Found, 'lower' | 'words' | 'ucdKey' | 'unitKey'>;
+type Given = Omit<Found, 'lower' | 'words' | 'ucdKey' | 'unitKey' | 'typeKey'>;
 
 let loading: Promise<Index> | undefined;
 
@@ -70,7 +76,8 @@ export function indexOf(data: SearchData): Index {
   for (const file of data.files) addFile(file, labels, add);
   const names = joined(items.map((i) => i.lower));
   const texts = joined(items.map((i) => i.words));
-  return { surveys, items, names: names.text, nameAt: names.at, texts: texts.text, textAt: texts.at };
+  const units = new Set(items.map((i) => i.unit.toLowerCase()).filter((u) => u !== ''));
+  return { surveys, items, names: names.text, nameAt: names.at, texts: texts.text, textAt: texts.at, units };
 }
 
 /** Each release's label for people, by `survey.release`: its survey's label and its own. */
@@ -96,6 +103,7 @@ function found(given: Given): Found {
       .map((w) => `;${w.trim().replace(/^ivoa:/, '')}`)
       .join(''),
     unitKey: unit === '' ? '' : ` ${unit} ${unit.split(/[^a-z0-9]+/).join(' ')} `,
+    typeKey: given.datatype === '' ? '' : ` ${given.datatype.toLowerCase()} ${given.datatype.toLowerCase().replace(/\[.*$/, '')} `,
   };
 }
 
@@ -104,7 +112,7 @@ function addFile(file: FileEntry, labels: ReadonlyMap<string, string>, add: (giv
   const [kind, survey, release, parent, parentLabel, children] = file;
   const base = [survey, release, kind, parent];
   const releaseLabel = labels.get(`${survey}.${release}`) ?? `${survey} ${release}`;
-  const common = { kind, survey, release, ucd: '', unit: '' };
+  const common = { kind, survey, release, ucd: '', unit: '', datatype: '' };
   add({
     ...common,
     type: kind === 'catalogues' ? 'group' : 'facility',
@@ -117,7 +125,8 @@ function addFile(file: FileEntry, labels: ReadonlyMap<string, string>, add: (giv
   const where = `${releaseLabel} · ${parentLabel || parent}`;
   for (const child of children) {
     if (kind === 'catalogues') addTable(child as TableEntry, { ...common, base, where }, add);
-    else add(childOf(child, { ...common, base, where }));
+    else add(childOf(child as ItemEntry, { ...common, base, where }));
+    if (kind === 'imaging') addRegions(child as BandEntry, { ...common, base, where }, add);
   }
 }
 
@@ -128,12 +137,13 @@ interface InFile {
   release: string;
   ucd: string;
   unit: string;
+  datatype: string;
   base: string[];
   where: string;
 }
 
 function addTable(table: TableEntry, file: InFile, add: (given: Given) => void): void {
-  const [name, label, description, names, ucds, units, descriptions] = table;
+  const [name, label, description, names, ucds, units, descriptions, types] = table;
   const { base, where, ...common } = file;
   const tableHref = pageHref(['browse', ...base, name]);
   add({
@@ -154,6 +164,7 @@ function addTable(table: TableEntry, file: InFile, add: (given: Given) => void):
       description: descriptions[i] ?? '',
       ucd: ucds[i] ?? '',
       unit: units[i] ?? '',
+      datatype: types[i] ?? '',
       address: [...base, name, column].join('.'),
       href: `${tableHref}#col-${encodeURIComponent(column)}`,
       where: at,
@@ -162,7 +173,7 @@ function addTable(table: TableEntry, file: InFile, add: (given: Given) => void):
 }
 
 /** An imaging band, with a page of its own, or an IFS or spectra product, a row of its facility's page. */
-function childOf(child: ItemEntry | TableEntry, file: InFile): Given {
+function childOf(child: ItemEntry, file: InFile): Given {
   const [name, label, description] = child;
   const { base, where, ...common } = file;
   const band = file.kind === 'imaging';
@@ -175,6 +186,24 @@ function childOf(child: ItemEntry | TableEntry, file: InFile): Given {
     href: band ? pageHref(['browse', ...base, name]) : `${pageHref(['browse', ...base])}#product-${encodeURIComponent(name)}`,
     where,
   };
+}
+
+/** A band's regions, each a card on the band's page (a region's name, G09, is shared by the bands that image it). */
+function addRegions(band: BandEntry, file: InFile, add: (given: Given) => void): void {
+  const [bandName, bandLabel, , regions] = band;
+  const { base, where, ...common } = file;
+  const bandHref = pageHref(['browse', ...base, bandName]);
+  for (const [name, label, description] of regions) {
+    add({
+      ...common,
+      type: 'region',
+      name,
+      description: label ? `${label}. ${description}` : description,
+      address: [...base, bandName, name].join('.'),
+      href: `${bandHref}#region-${encodeURIComponent(name)}`,
+      where: `${where} · ${bandLabel || bandName}`,
+    });
+  }
 }
 
 /** Texts joined one a line, and where each starts. */

@@ -1,8 +1,10 @@
 // The search box's panel, under the page's header: the survey, release and kind menus, a status
-// line read out as it changes, and the results, each a link to its page with where it is, its UCD
-// and unit, and its description. Built with DOM calls, so every text from the data is text.
+// line read out as it changes, the results, each a link to its page with where it is, its UCD,
+// unit and type, and its description, and the help, its examples from the archive. Built with DOM
+// calls, so every text from the data is text.
 
 import { parseQuery, search } from './search.ts';
+import { helpExamples } from './search-help.ts';
 import type { Found, Index } from './search-index.ts';
 
 export interface SearchPanel {
@@ -13,6 +15,7 @@ export interface SearchPanel {
   kind: HTMLSelectElement;
   status: HTMLElement;
   list: HTMLOListElement;
+  help: HTMLElement;
 }
 
 // The panel's fixed parts: no text from the data, so a constant.
@@ -24,8 +27,9 @@ const PANEL =
   '<option value="imaging">imaging</option><option value="ifs">IFS</option><option value="spectra">spectra</option></select></label>' +
   '</div><p class="search-status" id="search-status" role="status" aria-live="polite"></p>' +
   '<ol class="search-results" id="search-results"></ol>' +
-  '<p class="search-help">Words match names (<code>r_err</code> finds <code>flux_r_err</code>) and descriptions; ' +
-  '<code>ucd:phot.mag</code>, <code>unit:mag</code>, <code>survey:</code>, <code>release:</code> and <code>kind:</code> narrow them.</p>';
+  // Until the data is there to take examples from (fillHelp).
+  '<p class="search-help" id="search-help">Words match names and descriptions; <code>ucd:</code>, <code>unit:</code>, ' +
+  '<code>type:</code>, <code>survey:</code>, <code>release:</code> and <code>kind:</code> narrow them, or list what they select alone.</p>';
 
 /** The panel for the box, hidden, after the header that holds the box. */
 export function addPanel(box: HTMLInputElement): SearchPanel {
@@ -46,6 +50,7 @@ export function addPanel(box: HTMLInputElement): SearchPanel {
     kind: select('search-kind'),
     status: document.getElementById('search-status') as HTMLElement,
     list: document.getElementById('search-results') as HTMLOListElement,
+    help: document.getElementById('search-help') as HTMLElement,
   };
 }
 
@@ -71,15 +76,51 @@ export function fillReleases(panel: SearchPanel, index: Index): void {
   for (const r of releases) panel.release.append(option(r.name.toLowerCase(), r.label || r.name));
 }
 
+function code(text: string): HTMLElement {
+  const element = document.createElement('code');
+  element.textContent = text;
+  return element;
+}
+
+/**
+ * The help, with examples from this archive: a part of a name and the name it finds, then each
+ * field with a value it has. A unit with spaces is quoted, or runs over the words that make it up.
+ */
+export function fillHelp(panel: SearchPanel, index: Index): void {
+  const examples = helpExamples(index);
+  const parts: (string | Node)[] = ['Words match names'];
+  if (examples.part) parts.push(' (', code(examples.part.part), ' finds ', code(examples.part.name), ')');
+  parts.push(' and descriptions. Fields narrow them, or alone list everything they select: ');
+  const fields: [string, string | undefined][] = [
+    ['ucd', examples.ucd],
+    ['unit', examples.unit],
+    ['type', examples.type],
+    ['survey', examples.survey],
+    ['release', examples.release],
+    ['kind', examples.kind],
+  ];
+  fields.forEach(([field, value], i) => {
+    if (i > 0) parts.push(i === fields.length - 1 ? ' and ' : ', ');
+    parts.push(code(`${field}:${value ?? ''}`));
+  });
+  parts.push('.');
+  const spaced = examples.spacedUnit;
+  if (spaced !== undefined) {
+    parts.push(' A unit with spaces is quoted, ', code(`unit:"${spaced}"`), ', or written as it is, ', code(`unit:${spaced}`));
+    parts.push(': it takes the words after it that make a unit of this archive.');
+  }
+  panel.help.replaceChildren(...parts);
+}
+
 /** The results of the box's query with the menus' choices, and how many there are. */
 export function showResults(panel: SearchPanel, index: Index, root: string): void {
   const input = panel.box.value;
   if (input.trim() === '') {
     panel.list.replaceChildren();
-    panel.status.textContent = 'Type a name, a word, ucd:… or unit:…';
+    panel.status.textContent = 'Type a name, a word, ucd:…, unit:… or type:…';
     return;
   }
-  const query = parseQuery(input, { survey: panel.survey.value, release: panel.release.value, kind: panel.kind.value });
+  const query = parseQuery(input, { survey: panel.survey.value, release: panel.release.value, kind: panel.kind.value }, index.units);
   const { shown, total } = search(index, query);
   panel.status.textContent =
     total === 0 ? 'Nothing found.' : total > shown.length ? `${total} found; the first ${shown.length} shown.` : `${total} found.`;
@@ -93,7 +134,7 @@ function span(className: string, text: string): HTMLSpanElement {
   return element;
 }
 
-/** A result: its name, type and where it is, its UCD and unit, and its description, as a link to it. */
+/** A result: its name, what it is and where, its UCD, unit and type, and its description, as a link to it. */
 function resultItem(item: Found, root: string): HTMLLIElement {
   const li = document.createElement('li');
   const a = document.createElement('a');
@@ -103,7 +144,8 @@ function resultItem(item: Found, root: string): HTMLLIElement {
   name.className = 'name';
   name.textContent = item.name;
   a.append(name, ' ', span('type', item.type), ' ', span('where', item.where));
-  if (item.ucd || item.unit) a.append(span('facts', [item.ucd, item.unit && `[${item.unit}]`].filter(Boolean).join(' ')));
+  const facts = [item.ucd, item.unit && `[${item.unit}]`, item.datatype].filter(Boolean).join(' ');
+  if (facts) a.append(span('facts', facts));
   if (item.description) a.append(span('description', item.description));
   li.append(a);
   return li;

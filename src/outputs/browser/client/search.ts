@@ -1,5 +1,5 @@
-// A search over the index: the query as typed (words, and `ucd:`, `unit:`, `survey:`, `release:`
-// and `kind:` fields), each item ranked against it, and the best first, up to a limit.
+// A search over the index: the query as typed (words, and `ucd:`, `unit:`, `type:`, `survey:`,
+// `release:` and `kind:` fields), each item ranked against it, and the best first, up to a limit.
 
 import type { Found, Index } from './search-index.ts';
 
@@ -11,6 +11,8 @@ export interface Query {
   words: string[];
   ucd: string[];
   unit: string[];
+  /** VOTable types: a datatype alone (`char`, any arraysize) or with its arraysize (`char[*]`). */
+  type: string[];
   survey?: string;
   release?: string;
   kind?: string;
@@ -23,23 +25,68 @@ export interface Filters {
   kind: string;
 }
 
-export function parseQuery(input: string, filters: Filters): Query {
-  const query: Query = { text: '', words: [], ucd: [], unit: [] };
-  const free: string[] = [];
-  for (const token of input.trim().toLowerCase().split(/\s+/)) {
-    if (token === '') continue;
-    const field = /^(ucd|unit|survey|release|kind):(.*)$/.exec(token);
-    if (!field) {
-      free.push(token);
+const FIELDS = ['ucd', 'unit', 'type', 'survey', 'release', 'kind'] as const;
+type Field = (typeof FIELDS)[number];
+
+/** A field with its value in quotes (to the closing quote, or the end), a field, or a word. */
+const TOKEN = /([a-z]+):"([^"]*)"?|\S+/g;
+
+interface Token {
+  field?: Field;
+  value: string;
+  quoted: boolean;
+}
+
+function tokens(input: string): Token[] {
+  const found: Token[] = [];
+  for (const match of input.matchAll(TOKEN)) {
+    const [whole, quotedField, quotedValue] = match;
+    if (quotedField !== undefined && (FIELDS as readonly string[]).includes(quotedField)) {
+      found.push({ field: quotedField as Field, value: (quotedValue ?? '').trim().replace(/\s+/g, ' '), quoted: true });
       continue;
     }
-    const [, key, value = ''] = field;
+    const field = /^([a-z]+):(.*)$/.exec(whole);
+    if (field && (FIELDS as readonly string[]).includes(field[1] ?? ''))
+      found.push({ field: field[1] as Field, value: field[2] ?? '', quoted: false });
+    else found.push({ value: whole, quoted: false });
+  }
+  return found;
+}
+
+/**
+ * The query in the box, with the menus' choices. A unit with spaces is quoted (`unit:"km s-1"`) or
+ * written as it is (`unit:km s-1`): then it runs over the words after it as far as they make the
+ * longest unit in `units` (the archive's own), and the words after that are words again.
+ */
+export function parseQuery(input: string, filters: Filters, units: ReadonlySet<string> = new Set()): Query {
+  const query: Query = { text: '', words: [], ucd: [], unit: [], type: [] };
+  const free: string[] = [];
+  const list = tokens(input.trim().toLowerCase());
+  for (let i = 0; i < list.length; i++) {
+    const token = list[i];
+    if (!token) continue;
+    const { field } = token;
+    let { value } = token;
+    if (field === undefined) {
+      free.push(value);
+      continue;
+    }
+    if (field === 'unit' && !token.quoted && value !== '') {
+      // The longest run of the next words (none of them a field) that, with this one, is a unit.
+      let longer = value;
+      for (let j = i + 1; j < list.length && list[j]?.field === undefined; j++) {
+        longer = `${longer} ${list[j]?.value ?? ''}`;
+        if (units.has(longer)) {
+          value = longer;
+          i = j;
+        }
+      }
+    }
     if (value === '') continue;
-    if (key === 'ucd') query.ucd.push(value.replace(/^ivoa:/, ''));
-    else if (key === 'unit') query.unit.push(value);
-    else if (key === 'survey') query.survey = value;
-    else if (key === 'release') query.release = value;
-    else query.kind = value;
+    if (field === 'ucd') query.ucd.push(value.replace(/^ivoa:/, ''));
+    else if (field === 'unit') query.unit.push(value);
+    else if (field === 'type') query.type.push(value);
+    else query[field] = value;
   }
   query.survey ??= filters.survey || undefined;
   query.release ??= filters.release || undefined;
@@ -49,7 +96,12 @@ export function parseQuery(input: string, filters: Filters): Query {
   return query;
 }
 
-/** Whether an item is in the survey, release and kind asked for, with every UCD word and unit asked for. */
+/** Whether the query narrows the search at all: a field, typed or chosen in a menu. */
+function narrows(query: Query): boolean {
+  return query.ucd.length + query.unit.length + query.type.length > 0 || Boolean(query.survey ?? query.release ?? query.kind);
+}
+
+/** Whether an item is in the survey, release and kind asked for, with every UCD word, unit and type asked for. */
 function passes(item: Found, query: Query): boolean {
   if (query.survey && item.survey.toLowerCase() !== query.survey) return false;
   if (query.release && item.release.toLowerCase() !== query.release) return false;
@@ -57,13 +109,15 @@ function passes(item: Found, query: Query): boolean {
   // Loops, not every(): this runs for each candidate at each keystroke.
   for (const wanted of query.ucd) if (!item.ucdKey.includes(`;${wanted}`)) return false;
   for (const wanted of query.unit) if (!item.unitKey.includes(` ${wanted} `)) return false;
+  for (const wanted of query.type) if (!item.typeKey.includes(` ${wanted} `)) return false;
   return true;
 }
 
 /** How well an item answers a query: 0 (its name exactly) to 4, or -1 when it does not. */
 function rank(item: Found, query: Query): number {
   if (!passes(item, query)) return -1;
-  if (query.words.length === 0) return query.ucd.length + query.unit.length > 0 ? 3 : -1;
+  // Fields alone (`kind:imaging`, `type:double`) list everything they select.
+  if (query.words.length === 0) return narrows(query) ? 3 : -1;
   let described = false;
   for (const word of query.words) {
     if (item.lower.includes(word)) continue;

@@ -13,6 +13,7 @@ import {
   nodeFacts,
   plural,
   scrollTable,
+  typeHtml,
   ucdHtml,
   unitHtml,
 } from './html.ts';
@@ -37,6 +38,7 @@ function columnRow(column: CatalogueColumn): Html {
     html`<td class="desc" data-label="Description">${descriptionHtml(column.description)}${documentationHtml(column)}</td>`,
     html`<td class="ucd-cell" data-label="UCD">${ucdHtml(column.ucd)}</td>`,
     html`<td class="unit" data-label="Unit">${unitHtml(column.unit)}</td>`,
+    html`<td class="datatype" data-label="Type">${typeHtml(column)}</td>`,
     html`<td class="num" data-label="Id">${column.id}</td>`,
   ];
   return html`<tr id="${id}" data-name="${column.name}"${main && html` class="main"`}>${cells}</tr>`;
@@ -59,7 +61,7 @@ export function tablePage(table: CatalogueTable, place: ParentPlace, note: Html 
     html`<p class="note"><span class="badge">main</span> marks the table's main column of each kind (UCD word <code>meta.main</code>).</p>\n`;
   const columns = scrollTable(
     `Columns of ${table.name}`,
-    ['Column', 'Description', 'UCD', 'Unit', { num: 'Id' }],
+    ['Column', 'Description', 'UCD', 'Unit', 'Type', { num: 'Id' }],
     table.columns.map(columnRow),
     'columns',
     // The table's address, which the page's script makes each column's deep link from.

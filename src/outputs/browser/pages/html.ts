@@ -6,7 +6,10 @@ import { html, joinHtml, raw } from '../../html.ts';
 import type { Html } from '../../html.ts';
 import { ucdVocabulary } from '../../../vocabularies/ucd.ts';
 import { sanitiseHtml } from '../sanitise.ts';
-import type { Contact, Node } from './types.ts';
+import type { ColumnTypeFields } from '../../../kinds/catalogues.ts';
+import { beyondApi } from '../../api/objects.ts';
+import type { ApiObject } from '../../api/objects.ts';
+import type { CatalogueColumn, Contact, Node } from './types.ts';
 
 /**
  * A name as one segment of a page's path, percent-encoded. A name made only of dots would climb out
@@ -89,6 +92,22 @@ export function isPlaceholder(text: string | null | undefined): boolean {
 export function unitHtml(unit: string | null): Html {
   if (unit === null) return html`<span class="muted">not recorded</span>`;
   return isPlaceholder(unit) ? html`<span class="muted">no unit</span>` : html`<code>${unit}</code>`;
+}
+
+/**
+ * A column's VOTable type as the VO writes it: its datatype, with its arraysize in brackets when it
+ * has one (`double`, `char[*]`, `float[3]`); empty when the metadata records none, never a guess.
+ */
+export function columnType(column: CatalogueColumn): string {
+  const fields = beyondApi(column as unknown as ApiObject) as ColumnTypeFields | undefined;
+  if (!fields?.datatype) return '';
+  return fields.arraysize ? `${fields.datatype}[${fields.arraysize}]` : fields.datatype;
+}
+
+/** A column's type for its row: as `columnType` writes it, or "not recorded" in muted text. */
+export function typeHtml(column: CatalogueColumn): Html {
+  const type = columnType(column);
+  return type === '' ? html`<span class="muted">not recorded</span>` : html`<code>${type}</code>`;
 }
 
 // Curator HTML reaches a page only through these two, raw once the sanitiser's allow-list has made it safe.

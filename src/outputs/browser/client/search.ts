@@ -54,6 +54,21 @@ function tokens(input: string): Token[] {
 }
 
 /**
+ * An unquoted unit's value and the last token it takes: the longest run of the words after token
+ * `at` (none of them a field) that, with its own value, is a unit of the archive.
+ */
+function longestUnit(list: readonly Token[], at: number, units: ReadonlySet<string>): [value: string, last: number] {
+  let value = list[at]?.value ?? '';
+  let last = at;
+  let longer = value;
+  for (let j = at + 1; j < list.length && list[j]?.field === undefined; j++) {
+    longer = `${longer} ${list[j]?.value ?? ''}`;
+    if (units.has(longer)) [value, last] = [longer, j];
+  }
+  return [value, last];
+}
+
+/**
  * The query in the box, with the menus' choices. A unit with spaces is quoted (`unit:"km s-1"`) or
  * written as it is (`unit:km s-1`): then it runs over the words after it as far as they make the
  * longest unit in `units` (the archive's own), and the words after that are words again.
@@ -71,17 +86,7 @@ export function parseQuery(input: string, filters: Filters, units: ReadonlySet<s
       free.push(value);
       continue;
     }
-    if (field === 'unit' && !token.quoted && value !== '') {
-      // The longest run of the next words (none of them a field) that, with this one, is a unit.
-      let longer = value;
-      for (let j = i + 1; j < list.length && list[j]?.field === undefined; j++) {
-        longer = `${longer} ${list[j]?.value ?? ''}`;
-        if (units.has(longer)) {
-          value = longer;
-          i = j;
-        }
-      }
-    }
+    if (field === 'unit' && !token.quoted && value !== '') [value, i] = longestUnit(list, i, units);
     if (value === '') continue;
     if (field === 'ucd') query.ucd.push(value.replace(/^ivoa:/, ''));
     else if (field === 'unit') query.unit.push(value);

@@ -159,7 +159,7 @@ describe('archive-schema build', () => {
     expect(result.code).toBe(1);
     const lines = result.stderr.split('\n').filter((l) => /  (error|warning)  /.test(l));
     expect(lines.map((l) => l.split('  ')[2])).toEqual(['warning', 'warning', 'error']);
-    expect(lines[0]).toMatch(/^  metadata\/gamma\/survey\.yaml:1:5  error  /);
+    expect(lines[2]).toMatch(/^  metadata\/gamma\/survey\.yaml:1:5  error  /);
     expect(result.stderr).toMatch(/\n1 error and 2 warnings in 2 files\. Nothing was written; dist was left as it was\.\n$/);
     const quiet = await cli(['build', '--quiet'], dir);
     expect(quiet.code).toBe(1);

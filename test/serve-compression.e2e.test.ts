@@ -245,7 +245,16 @@ const rows: Row[] = [
     how: 'identity',
     vary: undefined,
   },
-  { what: 'a static 404', target: '/nowhere.html', acceptEncoding: 'br', status: 404, how: 'identity', vary: undefined },
+  // The site's 404 page (404.html) is a page like any other: compressed as the front page is.
+  {
+    what: 'a static 404, the site’s 404 page',
+    target: '/nowhere.html',
+    acceptEncoding: 'br',
+    status: 404,
+    encoding: 'br',
+    how: 'on the fly',
+    vary: 'Accept-Encoding',
+  },
   // A copy asked for by its own path is a file like any other, outside the API; inside, not found.
   {
     what: 'a copy by its own path outside /api/',

@@ -112,7 +112,10 @@ describe('the cache', () => {
     expect((await cli(['build'], dir)).code).toBe(0);
     const kept = path.join(dir, 'node_modules/.cache/archive-schema/recalled/home-pictures.txt');
     const recalled = await readFile(kept, 'utf8');
-    expect(recalled).toMatch(/^[0-9a-f]{64}\n<h2>Imaging<\/h2>\n<figure class="picture"><svg/);
+    // Its key (the facilities' texts and places, then the code's), then the pictures' HTML.
+    expect(recalled).toMatch(
+      /^[0-9a-f]{64}:[0-9a-f]{64}\n<h2>Imaging<\/h2>\n<figure class="picture"><div class="picture-scroll"[^>]*><svg/,
+    );
     await writeFile(kept, `${recalled}<!-- recalled -->`);
     const home = () => readFile(path.join(dir, 'dist/index.html'), 'utf8');
     await writeFile(path.join(dir, GROUP), (await readFile(path.join(dir, GROUP), 'utf8')).replace('Unique ID', 'Unique GAMA ID'));

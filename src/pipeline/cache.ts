@@ -18,6 +18,7 @@ import type { Digest } from './digest.ts';
 import type { ScanIndex } from './scan.ts';
 import { processRunning } from '../processes.ts';
 import { readStored } from '../site/plan-bytes.ts';
+import { StaleBytesError } from '../site/plan.ts';
 import type { StoredBytes } from '../site/plan.ts';
 import type { Fragment } from '../site/fragment.ts';
 
@@ -64,6 +65,8 @@ function lazyNodes(head: Record<string, unknown>, key: string, file: string, at?
         try {
           nodes = deserialize(at ? readStored(at) : readFileSync(file));
         } catch (error) {
+          // Stored bytes that changed size are told as such (build.ts, cacheDamage).
+          if (error instanceof StaleBytesError) throw error;
           throw lostFromCache(file, error);
         }
       }

@@ -21,7 +21,7 @@ function stilts(args: string[]): Promise<{ code: number; stdout: string; stderr:
 }
 
 describe('the API does not change by a byte', () => {
-  test('a build of the fixture with its column types and one without differ only in the VO tables and the files that list them', async () => {
+  test("a build of the fixture with its column types and one without differ only in the VO tables, the typed tables' pages and search, and the files that list them", async () => {
     const typed = await testdir();
     const untyped = await testdir();
     for (const group of ['alpha/dr1/catalogues/SpecCat.yaml', 'alpha/dr2/catalogues/InputCat.yaml']) {
@@ -36,7 +36,12 @@ describe('the API does not change by a byte', () => {
     // The output's marker file names its own build.
     const differ = [...a.keys()].filter((file) => !file.startsWith('.') && !a.get(file)?.equals(b.get(file) ?? Buffer.alloc(0))).sort();
     expect(differ).toEqual([
+      // The browser shows a column's type on its table's page and in search results.
+      'browse/alpha/dr1/catalogues/SpecCat/SpecObj.html',
+      'browse/alpha/dr2/catalogues/InputCat/TilingCat.html',
+      'browse/search-data.js',
       'download/SHA256SUMS',
+      'download/browser.zip',
       'download/columns.csv',
       'download/columns.vot',
       'download/index.html',

@@ -30,7 +30,6 @@ import type {
   ImagingBand,
   ImagingFacility,
   ImagingRegion,
-  Node,
   PagePath,
   ProductFacility,
   Survey,
@@ -41,31 +40,12 @@ import { raw } from '../src/outputs/html.ts';
 import { BEYOND_API } from '../src/outputs/api/objects.ts';
 import { columnType } from '../src/outputs/browser/pages/html.ts';
 import { ucdVocabulary } from '../src/vocabularies/ucd.ts';
+import { node } from './page-fixture.ts';
 
 // ---- Fixtures ------------------------------------------------------------------------------------------------------
 
 const HOSTILE = `<img src=x onerror=alert(1)><script>alert(1)</script><a href="javascript:alert(1)">x</a>`;
 const EXTERNAL = 'https://example.org/docs?a=1&b=2';
-
-let nextId = 1;
-function node(name: string, type: string, extra: Partial<Node> = {}): Node {
-  return {
-    id: nextId++,
-    name,
-    pretty_name: null,
-    description: `About ${name}`,
-    documentation: '',
-    file_path: null,
-    file_name: null,
-    file_extension: null,
-    version: null,
-    type,
-    created: '2020-01-02T00:00:00.000000Z',
-    updated: '2020-03-04T05:06:07.000000Z',
-    contact: null,
-    ...extra,
-  };
-}
 
 function column(name: string, ucd: string, unit: string | null, description: string | null = `About ${name}`): CatalogueColumn {
   return { ...node(name, 'CatalogueColumn', { description }), ucd, unit };

@@ -27,7 +27,6 @@ import type {
   ImagingBand,
   ImagingFacility,
   ImagingRegion,
-  Node,
   ParentPlace,
   ProductFacility,
   ReleasePlace,
@@ -35,6 +34,7 @@ import type {
 } from '../src/outputs/browser/pages/index.ts';
 import { planOf, wholeText } from '../src/site/plan.ts';
 import { PROJECT } from './helpers.ts';
+import { node } from './page-fixture.ts';
 
 /** A value with every character that means something in HTML. */
 const MARKUP = `<script>alert("x")</script> & 'q' <b>`;
@@ -104,26 +104,6 @@ function elements(page: string): Element[] {
   );
   parser.end(page);
   return found;
-}
-
-let nextId = 1;
-function node(name: string, type: string, extra: Partial<Node> = {}): Node {
-  return {
-    id: nextId++,
-    name,
-    pretty_name: null,
-    description: `About ${name}`,
-    documentation: '',
-    file_path: null,
-    file_name: null,
-    file_extension: null,
-    version: null,
-    type,
-    created: '2020-01-02T00:00:00.000000Z',
-    updated: '2020-03-04T05:06:07.000000Z',
-    contact: null,
-    ...extra,
-  };
 }
 
 const SURVEY: Survey = {

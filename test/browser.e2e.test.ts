@@ -383,6 +383,45 @@ describe.concurrent('pictures', () => {
   );
 });
 
+/** The colour each sky-map region and band-chart band is drawn in on the page open, by its data-region or data-band. */
+function markColours(watched: WatchedPage): Promise<Record<string, string>> {
+  return watched.page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll('svg.pic-sky [data-region], svg.pic-bands [data-band]')].map((mark) => [
+        mark.getAttribute('data-region') ?? `band ${mark.getAttribute('data-band') ?? ''}`,
+        getComputedStyle(mark).fill,
+      ]),
+    ),
+  );
+}
+
+describe.concurrent.each(['light', 'dark'])('one colour per facility, %s', (scheme) => {
+  test('each facility’s regions and bands have its colour on the home page, its own page and its bands’ pages; facilities differ', () =>
+    browser.page({}, async (watched) => {
+      await watched.page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+      const facilities = await imagingOf(normal.dir);
+      expect(facilities.length).toBeGreaterThan(1);
+      await watched.goto(`${normal.origin}/${PAGES.home}`);
+      const home = await markColours(watched);
+      const colourOf = new Map<string, string>();
+      for (const facility of facilities) {
+        const page = `browse/${facility.file.replace(/\.yaml$/, '')}`;
+        const pages = [`${page}.html`, ...facility.bands.filter((b) => b.regions.length > 0).map((b) => `${page}/${b.name}.html`)];
+        for (const at of pages) {
+          await watched.goto(`${normal.origin}/${at}`);
+          const own = await markColours(watched);
+          expect(Object.keys(own).length, at).toBeGreaterThan(0);
+          for (const [key, colour] of Object.entries(own)) {
+            expect(colour, `${key} on ${at}`).toBe(home[key]);
+            expect(colourOf.get(facility.name) ?? colour, `${key} on ${at}`).toBe(colour);
+            colourOf.set(facility.name, colour);
+          }
+        }
+      }
+      expect(new Set(colourOf.values()).size).toBe(facilities.length);
+    }));
+});
+
 // ---- A table's columns -------------------------------------------------------------------------------------
 
 test('a table’s page lists every column in the metadata’s order, its main columns marked', () =>

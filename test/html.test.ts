@@ -291,6 +291,8 @@ describe('raw HTML', () => {
       'src/outputs/browser/pages/imaging.ts: raw(svg',
       // The home page's pictures, made by homePictures in this build or an earlier one.
       'src/outputs/browser/plan.ts: raw(recall',
+      // Where a facility's colour class goes on its pages: a NUL, which the planner fills.
+      'src/outputs/browser/texts.ts: raw(COLOUR_MARK',
       // Where another output's note goes, a constant comment the page's texts are cut at.
       'src/outputs/browser/texts.ts: raw(NOTE_SLOT',
     ]);

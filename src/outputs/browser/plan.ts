@@ -17,7 +17,7 @@ import { readStored } from '../../site/plan-bytes.ts';
 import type { Bytes, Piece, Plan } from '../../site/plan.ts';
 import type { PageNode, PageNotes, PlanInput } from '../output.ts';
 import { manyTextName } from '../output.ts';
-import { bandChart, skyMap } from './pictures/index.ts';
+import { bandChart, facilityColourClass, facilityOrder, skyMap } from './pictures/index.ts';
 import { STYLESHEET_PATH, homePage, pageHref, pictureFigure, releasePage, stylesheet, surveyPage } from './pages/index.ts';
 import type { DataKind, DataRelease, PagePath, ReleaseCounts, ReleasePlace, Survey } from './pages/index.ts';
 import { html, raw } from '../html.ts';
@@ -67,10 +67,11 @@ export function planBrowser(input: PlanInput): Plan[] {
   const counts = new Map<DataRelease, ReleaseCounts>();
   const skies: Sky[] = [];
   const footer = footerOf(pageNotes);
+  const colours = facilityColours(archive);
   for (const survey of archive.surveys) {
     const releases: DataRelease[] = [];
     for (const release of survey.releases) {
-      const made = planRelease(input, survey, release, footer);
+      const made = planRelease(input, survey, release, { footer, colours });
       plans.push(...made.plans);
       searched.push(...made.searched);
       skies.push(...made.skies);
@@ -114,6 +115,25 @@ export function planBrowser(input: PlanInput): Plan[] {
   return plans;
 }
 
+/**
+ * The archive's imaging facilities by name, in the order the pictures give them colours: as the
+ * archive lists them, so that a facility keeps its colour as facilities are added after it.
+ */
+function facilityColours(archive: Archive): Map<string, number> {
+  const names = archive.surveys.flatMap((survey) =>
+    survey.releases.flatMap((release) =>
+      rootsOf(release, 'ImagingFacility').map((entry) => String((entry.data as { name: unknown }).name)),
+    ),
+  );
+  return new Map(facilityOrder(undefined, names).map((name, i) => [name, i]));
+}
+
+/** What every release's pages share: the footer's links and the facilities' colours. */
+interface Shared {
+  footer: Footer;
+  colours: ReadonlyMap<string, number>;
+}
+
 /** An imaging facility's text and place, for the home page's pictures. */
 interface Sky {
   fragment: Fragment;
@@ -141,8 +161,9 @@ function planRelease(
   input: PlanInput,
   survey: SurveyEntry,
   release: ReleaseEntry,
-  footer: Footer,
+  shared: Shared,
 ): { plans: Plan[]; stub: DataRelease; held: ReleaseCounts; searched: Piece[]; skies: Sky[] } {
+  const { footer } = shared;
   const stub = releaseStub(release);
   const place = pagePlace(
     { survey: survey.data.name, release: release.data.name },
@@ -153,7 +174,7 @@ function planRelease(
   const items: Piece[] = [];
   const searched: Piece[] = [];
   const skies: Sky[] = [];
-  const pages = filePages(input, survey, release, place, footer);
+  const pages = filePages(input, survey, release, place, shared);
   for (const section of SECTIONS) {
     for (const entry of rootsOf(release, section.kind)) {
       const fragment = fragmentOf(input.fragments, entry.file.relative);
@@ -202,20 +223,20 @@ function filePages(
   survey: SurveyEntry,
   release: ReleaseEntry,
   place: ReleasePlace,
-  footer: Footer,
+  { footer, colours }: Shared,
 ): (kind: KindType, data: SkeletonNode, fragment: Fragment) => Plan[] {
   // The release's breadcrumbs differ between its pages only in the way up to the root.
   const crumbsFrom = new Map<string, string>();
   const notes = input.pageNotes;
   const at: NodePlace = { survey: { id: survey.data.id, name: survey.data.name }, release: release.data.name, above: [] };
-  const page = (fragment: Fragment, path: PagePath, name: string, node: () => PageNode) => {
+  const page = (fragment: Fragment, path: PagePath, name: string, node: () => PageNode, colour?: string) => {
     const root = rootOf(path);
     let crumbs = crumbsFrom.get(root);
     if (crumbs === undefined) crumbsFrom.set(root, (crumbs = sharedCrumbs(place, path)));
     return planOf(pageFile(path), [
       browserPiece(fragment, name, crumbs),
       notes ? notes.note(node(), path).text : '',
-      browserPiece(fragment, bodyText(name)),
+      browserPiece(fragment, bodyText(name), colour),
       jsonLink(root, String(survey.data.id)).text + footer.links(root),
       browserPiece(fragment, tailText(name)),
     ]);
@@ -227,14 +248,17 @@ function filePages(
     const inner = { ...place, parent: { name, pretty_name: null } };
     const childPage = (child: string) => childPath(inner, dataKind, child);
     const paged = dataKind === 'catalogues' || dataKind === 'imaging';
-    const plans = [page(fragment, path, PAGE_TEXT, () => pageNode(kind, data, at, path, paged ? childPage : undefined))];
+    // An imaging facility's pictures, drawn with it alone, take its colour among the archive's.
+    const index = dataKind === 'imaging' ? colours.get(name) : undefined;
+    const colour = index === undefined ? undefined : facilityColourClass(index);
+    const plans = [page(fragment, path, PAGE_TEXT, () => pageNode(kind, data, at, path, paged ? childPage : undefined), colour)];
     if (!paged) return plans;
     const list = childrenOf(kind)[0];
     const children = (list ? data[list.key] : undefined) as SkeletonNode[] | undefined;
     fragment.children.forEach((child, i) => {
       const childAt = childPage(child);
       const node = () => pageNode(list?.kind ?? kind, children?.[i] ?? { name: child }, { ...at, above: [name] }, childAt);
-      plans.push(page(fragment, childAt, childText(child), node));
+      plans.push(page(fragment, childAt, childText(child), node, colour));
     });
     return plans;
   };
@@ -302,6 +326,11 @@ export function homePictures(skies: readonly { sky: FacilitySky; place: ReturnTy
   const regionHref = regionLinks(home);
   const regionPlace = new Map<string, { place: ReturnType<typeof pagePlace>; facility: string }>();
   for (const { sky, place } of skies) for (const r of sky.regions) regionPlace.set(r.key, { place, facility: sky.facility.name });
+  // The colours of facilityColours: every facility's, whether it has regions on the map or not.
+  const facilities = facilityOrder(
+    undefined,
+    skies.map((s) => s.sky.facility.name),
+  );
   const map = skyMap(
     skies.flatMap((s) => s.sky.regions),
     {
@@ -310,19 +339,21 @@ export function homePictures(skies: readonly { sky: FacilitySky; place: ReturnTy
         return at ? regionHref(at.place, at.facility, region) : undefined;
       },
       tabbable: false,
+      facilities,
     },
   );
   // The marks are out of the tab order: each facility's page, linked here, has them as links.
-  const facilities = skies
+  const listed = skies
     .filter(({ sky }) => sky.regions.length > 0)
     .map(({ sky, place }) => {
       const href = pageHref(parentPath(place, 'imaging', sky.facility.name));
       return html`<li><a href="${href}">${sky.facility.label ?? sky.facility.name}</a>: ${plural(sky.regions.length, 'region')}</li>`;
     });
-  const list = html`<p class="note" id="sky-facilities">The map's regions by facility, each facility's page mapping and listing them:</p><ul class="facility-list" aria-labelledby="sky-facilities">${facilities}</ul>`;
+  const list = html`<p class="note" id="sky-facilities">The map's regions by facility, each facility's page mapping and listing them:</p><ul class="facility-list" aria-labelledby="sky-facilities">${listed}</ul>`;
   const chart = bandChart(
     skies.map((s) => s.sky.facility),
     {
+      facilities,
       href: (band, facility) => {
         const at = skies.find((s) => s.sky.facility === facility);
         return at

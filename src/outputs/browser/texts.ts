@@ -41,6 +41,13 @@ export function bodyText(name: string): string {
  */
 const NOTE_SLOT = '<!--note-->';
 
+/**
+ * Where an imaging facility's colour class goes on its pages (facilityColourClass): a NUL, as the
+ * breadcrumbs', filled in as the page is planned, when the archive's facilities are known.
+ */
+const COLOUR_MARK = '\0';
+const COLOUR_SLOT = raw(COLOUR_MARK);
+
 /** The name of the file's entry in the search data (search.ts). */
 export const SEARCH_TEXT = 'search';
 /** The name of an imaging facility's bands and regions as JSON, for the home page's pictures. */
@@ -107,6 +114,7 @@ export function unitPages(kind: KindType, api: ApiObject, place: ReleasePlace, g
     const pictures = {
       bandChart: bandChart([sky.facility], { href: (band) => linkFrom(path, childPath(inner, dataKind, band.name)) }),
       skyMap: skyMap(sky.regions, { href: (region) => regionHref(place, facility.name, region) }),
+      colour: COLOUR_SLOT,
     };
     return [
       { path, name: PAGE_TEXT, html: facilityPage(facility, place, pictures, note) },
@@ -116,7 +124,11 @@ export function unitPages(kind: KindType, api: ApiObject, place: ReleasePlace, g
         const regions = sky.regions.filter((r) => r.band === b.name);
         const map =
           regions.length > 0 ? skyMap(regions, { href: (region) => `#${regionId(region.name)}`, facilities: [facility.name] }) : undefined;
-        return { path: at, name: childText(b.name), html: bandPage(b, inner, map === undefined ? {} : { skyMap: map }, note) };
+        return {
+          path: at,
+          name: childText(b.name),
+          html: bandPage(b, inner, map === undefined ? {} : { skyMap: map, colour: COLOUR_SLOT }, note),
+        };
       }),
     ];
   }
@@ -192,6 +204,9 @@ export function browserTexts(api: ApiObject, unit: UnitPlace, kind: KindType): R
     texts[page.name] = html.slice(0, slot);
     texts[bodyText(page.name)] = html.slice(slot + NOTE_SLOT.length, cut);
     texts[tailText(page.name)] = html.slice(cut + json.length);
+    // Each text's NULs are filled with one thing: the head's with the breadcrumbs, the body's with the colour.
+    if (texts[page.name]?.split('\0').length !== 2 || texts[tailText(page.name)]?.includes('\0'))
+      throw new Error(`${page.path.join('/')}: a facility's colour is not in the body of its page`);
   }
   texts[ITEM_TEXT] = releaseItem(place, dataKind, api as unknown as CatalogueGroup, itemSize(dataKind, api)).text;
   texts[SEARCH_TEXT] = searchEntry(kind, api, unit);

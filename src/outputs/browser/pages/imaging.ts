@@ -14,6 +14,11 @@ import type { FitsValue, ImagingBand, ImagingFacility, ImagingRegion } from './t
 export interface FacilityPictures {
   bandChart?: string;
   skyMap?: string;
+  /**
+   * The facility's colour among the archive's (facilityColourClass), for pictures drawn with its
+   * marks in the first colour: with the facility alone, its page and its bands' pages do not know it.
+   */
+  colour?: Html;
 }
 
 /**
@@ -30,12 +35,12 @@ export function inlinePicture(svg: string): Html {
  * sideways in a box of its own, which the keyboard can reach (one tab stop) and the caption says so
  * there; `after` goes under the caption (a list of what the picture links to, say).
  */
-export function pictureFigure(svg: string, caption: string, name: string, after: Html | string = ''): Html {
-  return html`<figure class="picture"><div class="picture-scroll" tabindex="0" role="group" aria-label="${name}">${inlinePicture(svg)}</div><figcaption>${caption}<span class="scroll-hint"> It is wider than the screen: scroll it sideways.</span></figcaption>${after}</figure>\n`;
+export function pictureFigure(svg: string, caption: string, name: string, after: Html | string = '', colour?: Html): Html {
+  return html`<figure class="picture${colour === undefined ? '' : html` ${colour}`}"><div class="picture-scroll" tabindex="0" role="group" aria-label="${name}">${inlinePicture(svg)}</div><figcaption>${caption}<span class="scroll-hint"> It is wider than the screen: scroll it sideways.</span></figcaption>${after}</figure>\n`;
 }
 
-function figure(svg: string | undefined, caption: string, name: string): Html | undefined {
-  return svg ? pictureFigure(svg, caption, name) : undefined;
+function figure(svg: string | undefined, caption: string, name: string, colour: Html | undefined): Html | undefined {
+  return svg ? pictureFigure(svg, caption, name, '', colour) : undefined;
 }
 
 /** An imaging facility's page: its bands by wavelength, with the pictures given; `note` as a table's (catalogues.ts). */
@@ -54,9 +59,9 @@ export function facilityPage(facility: ImagingFacility, place: ReleasePlace, pic
     ['Facility', html`<code>${facility.name}</code>`],
     ['Holds', `${plural(facility.bands.length, 'band')}, ${plural(regions, 'region')}`],
   ]);
-  const chart = figure(pictures.bandChart, `The bands of ${displayName(facility)} by central wavelength.`, 'Band chart');
+  const chart = figure(pictures.bandChart, `The bands of ${displayName(facility)} by central wavelength.`, 'Band chart', pictures.colour);
   const bands = scrollTable(`Bands of ${facility.name}`, ['Band', 'Description', { num: 'Central wavelength' }, { num: 'Regions' }], rows);
-  const map = figure(pictures.skyMap, `Where the regions of ${displayName(facility)} lie on the sky.`, 'Sky map');
+  const map = figure(pictures.skyMap, `Where the regions of ${displayName(facility)} lie on the sky.`, 'Sky map', pictures.colour);
   const body = html`<div class="lead">${descriptionHtml(facility.description)}</div>
 ${documentationHtml(facility)}${facts}${note}${chart}${bands}${map}`;
   return nodePage(path, facility, place, releaseCrumbs(place), body);
@@ -115,7 +120,7 @@ ${regionFacts}${documentationHtml(region)}${header}</article>`;
 export function bandPage(
   band: ImagingBand,
   place: ParentPlace,
-  pictures: Pick<FacilityPictures, 'skyMap'> = {},
+  pictures: Pick<FacilityPictures, 'skyMap' | 'colour'> = {},
   note: Html = html``,
 ): string {
   const path = childPath(place, 'imaging', band.name);
@@ -124,7 +129,7 @@ export function bandPage(
     ['Central wavelength', wavelengthLabel(band.central_wave_ang)],
     ['Regions', count(band.regions.length)],
   ]);
-  const map = figure(pictures.skyMap, `Where the regions of ${displayName(band)} lie on the sky.`, 'Sky map');
+  const map = figure(pictures.skyMap, `Where the regions of ${displayName(band)} lie on the sky.`, 'Sky map', pictures.colour);
   const body = html`<div class="lead">${descriptionHtml(band.description)}</div>
 ${documentationHtml(band)}${facts}${note}${map}<h2>Regions</h2>
 <div class="cards">

@@ -3,7 +3,7 @@
 // focus, the deep-linked column highlighted, and plain printing. It also carries the inlined
 // pictures' rules, which the pages' security policy keeps out of the pictures themselves.
 
-import { PALETTE, styleSheet } from '../pictures/svg.ts';
+import { PALETTE, facilityColourRules, styleSheet } from '../pictures/svg.ts';
 
 const LIGHT = {
   bg: '#ffffff',
@@ -210,6 +210,7 @@ export function stylesheet(): string {
     `:root{${variables(LIGHT, false)}}\n` +
     `@media (prefers-color-scheme:dark){:root{${variables(DARK, true)}}}\n` +
     RULES.trimStart() +
-    `/* Pictures */\n${pictures}\n`
+    `/* Pictures */\n${pictures}\n` +
+    `/* A facility's colour on its own pages */\n${facilityColourRules()}\n`
   );
 }

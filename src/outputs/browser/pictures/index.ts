@@ -7,4 +7,4 @@ export { bandChart, wavelengthLabel } from './bands.ts';
 export type { BandChartOptions, ChartBand, ChartFacility } from './bands.ts';
 export { centreOf, footprintOf, pixelToSky, readWcs, toIcrs } from './footprint.ts';
 export type { FitsHeader, Frame, SkyPoint, Wcs } from './footprint.ts';
-export { PALETTE, facilityOrder } from './svg.ts';
+export { PALETTE, facilityColourClass, facilityOrder } from './svg.ts';

@@ -121,6 +121,20 @@ export function facilityStyle(index: number): { colour: number; variant: number 
 }
 
 /**
+ * The class that gives a picture drawn with one facility in the first colour (its own page's, its
+ * bands') the colour of the i-th facility instead, the colour it has where the archive's facilities
+ * are drawn together: the browser's style sheet sets the first colour's property to the i-th's.
+ */
+export function facilityColourClass(index: number): string {
+  return `pic-colour-${facilityStyle(index).colour}`;
+}
+
+/** The style sheet's rules behind facilityColourClass. */
+export function facilityColourRules(): string {
+  return PALETTE.map((_, i) => `.pic-colour-${i}{--pic-f0:var(--pic-f${i})}`).join('');
+}
+
+/**
  * Presentation attributes of a facility's colour (and, for outlines, its dash pattern): the defaults
  * the style sheet overrides.
  */

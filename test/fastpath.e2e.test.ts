@@ -43,18 +43,18 @@ describe('the fast path gives the reference bytes', () => {
     120_000,
   );
 
-  // The synthetic S archive's reference, made once (the slow path takes seconds): compared with the
+  // The synthetic XS archive's reference, made once (the slow path takes seconds): compared with the
   // fast path in this thread and in worker threads, each with precompressed copies, whose texts are
   // compressed from several chunks.
   let synthetic: Promise<string> | undefined;
   const referenceS = () =>
     (synthetic ??= (async () => {
-      const dir = await syntheticdir();
+      const dir = await syntheticdir('XS');
       expect((await cli(['build', '--reference', '--out', 'reference', '--precompress'], dir)).code).toBe(0);
       return dir;
     })());
 
-  test('the synthetic S archive, with its precompressed copies', async () => {
+  test('the synthetic XS archive, with its precompressed copies', async () => {
     const dir = await referenceS();
     expect((await cli(['build', '--no-cache', '--out', 'fast', '--precompress'], dir)).code).toBe(0);
     await expectSameOutput(path.join(dir, 'reference'), path.join(dir, 'fast'));

@@ -1,5 +1,5 @@
 // Builds meet the faults of real machines: killed (-9) and interrupted (Ctrl-C) at random points of
-// a build of the S synthetic archive, several at once into one output and one cache, a full disk under the
+// a build of the XS synthetic archive, several at once into one output and one cache, a full disk under the
 // output and under the cache, an old output that cannot be removed, and a lock left by a build
 // that is gone. Whatever happens, the output is the old one or a complete new one, never a mix,
 // and the next build clears what was left.
@@ -137,7 +137,7 @@ function* delays(seed: number): Generator<number> {
   }
 }
 
-describe('killed and interrupted builds of the S synthetic archive', () => {
+describe('killed and interrupted builds of the XS synthetic archive', () => {
   let dir = '';
   const hashes = new Map<string, string>();
   const build = (version: string, stop?: Parameters<typeof run>[2], cache = 'cache') =>
@@ -153,8 +153,8 @@ describe('killed and interrupted builds of the S synthetic archive', () => {
 
   beforeAll(async () => {
     dir = await tempdir();
-    await writeTree(path.join(dir, 'old'), generateArchive('S'));
-    await changed(path.join(dir, 'old'), path.join(dir, 'new'), 7);
+    await writeTree(path.join(dir, 'old'), generateArchive('XS'));
+    await changed(path.join(dir, 'old'), path.join(dir, 'new'), 3);
     // Each version's complete output, built in turn into the output: the states a round may leave.
     // The first build is a cold one (an empty cache), the second a warm one.
     for (const [version, kind] of [
@@ -306,18 +306,18 @@ describe.skipIf(!CAN_MOUNT)('a full disk', () => {
    */
   /**
    * Builds, fills the file system of the output or the cache but `free` bytes, edits a catalogue
-   * group and builds again. The fixture by default; the synthetic S archive, whose output is
-   * larger (70 MB, many files written at once), in a file system of 160 MB.
+   * group and builds again. The fixture by default; the synthetic XS archive, whose output is
+   * larger (18 MB, many files written at once), in a file system of 48 MB.
    */
   async function fullDisk(
     where: 'output' | 'cache',
     free: string,
-    archive: 'fixture' | 'S' = 'fixture',
+    archive: 'fixture' | 'XS' = 'fixture',
   ): Promise<{ code: number; stderr: string; same: boolean; left: string }> {
     const dir = await tempdir();
     let group = 'metadata/alpha/dr1/catalogues/SpecCat.yaml';
-    if (archive === 'S') {
-      const files = generateArchive('S');
+    if (archive === 'XS') {
+      const files = generateArchive('XS');
       for (const [relative, text] of files) {
         await mkdir(path.dirname(path.join(dir, 'metadata', relative)), { recursive: true });
         await writeFile(path.join(dir, 'metadata', relative), text);
@@ -332,7 +332,7 @@ describe.skipIf(!CAN_MOUNT)('a full disk', () => {
     const build = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} build --out ${out} --cache-dir ${cache}`;
     const script = [
       'set -u',
-      `mount -t tmpfs -o size=${archive === 'S' ? '160m' : '2m'} tmpfs mnt`,
+      `mount -t tmpfs -o size=${archive === 'XS' ? '48m' : '2m'} tmpfs mnt`,
       `${build} > /dev/null || exit 90`,
       // The output's path is a link to its build's folder: followed.
       'sums() { find -L out mnt/out -type f 2>/dev/null | LC_ALL=C sort | xargs sha256sum; }',
@@ -380,8 +380,8 @@ describe.skipIf(!CAN_MOUNT)('a full disk', () => {
     expect(result.left).toBe('');
   });
 
-  test('under the output of the synthetic S archive, 8k bytes free: exit 2, what to do, the output as it was', async () => {
-    const result = await fullDisk('output', '8k', 'S');
+  test('under the output of the synthetic XS archive, 8k bytes free: exit 2, what to do, the output as it was', async () => {
+    const result = await fullDisk('output', '8k', 'XS');
     expect(result.stderr).toMatch(
       /^archive-schema: cannot write \S+ of the output: ENOSPC: no space left on device, write; .*\/mnt\/out was left as it was; free some space and build again\n$/,
     );

@@ -237,8 +237,11 @@ async function mountWithoutLinks(source: string, at: string): Promise<{ unmount:
   };
 }
 
+/** fusepy, fusermount and a FUSE device this user may open (a container may have none). */
 const CAN_FUSE =
-  spawnSync('/usr/bin/python3', ['-c', 'import fusepy'], { encoding: 'utf8' }).status === 0 && spawnSync('fusermount', ['-V']).status === 0;
+  spawnSync('/usr/bin/python3', ['-c', 'import fusepy'], { encoding: 'utf8' }).status === 0 &&
+  spawnSync('fusermount', ['-V']).status === 0 &&
+  spawnSync('test', ['-r', '/dev/fuse', '-a', '-w', '/dev/fuse']).status === 0;
 
 describe('the same output on every file system', () => {
   /** Builds the fixture twice into `dist` under `root` (the second after an edit), and gives each output. */

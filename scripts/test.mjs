@@ -1,10 +1,11 @@
 // `npm test`: the type check and every test, at once, once the checkout is reachable for the
-// permission tests (letNobodyReach). The type check (`npm run typecheck`'s four projects) runs at
-// the lowest priority, so it takes only what the tests leave idle: their start, and the moments
-// they wait on the processes, servers and browsers they drive. Run first, it added 7 s to a
-// two-minute suite; run like this, it ends well before the tests do. Its verdict follows the
-// tests' report. Arguments are the tests' (vitest run's). Exits with the tests' status, or 1 if
-// they passed and the type check did not.
+// permission tests (letNobodyReach). While the tests run, the type check (`npm run typecheck`'s
+// four projects) runs at the lowest priority, so it takes only what the tests leave idle: their
+// start, and the moments they wait on the processes, servers and browsers they drive. Once the
+// tests end, what is left of it runs at the usual priority: at the lowest, on a machine busy with
+// other work, it got about 1% of a core and took half an hour. Its verdict follows the tests'
+// report. Arguments are the tests' (vitest run's). Exits with the tests' status, or 1 if they
+// passed and the type check did not.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, statSync } from 'node:fs';
@@ -33,17 +34,31 @@ function ended(child, output) {
   });
 }
 
+/** The priority the type check's processes run at: the lowest while the tests run. */
+let priority = 19;
+/** The type check's running process, if any. */
+let checking;
+
+/** Sets the priority of the type check's processes, this one's and those to come, where allowed. */
+function prioritise(value) {
+  priority = value;
+  if (checking === undefined) return;
+  try {
+    os.setPriority(checking.pid, value);
+  } catch {
+    // Not allowed here (raising a priority back needs root): it stays as it is.
+  }
+}
+
 /** The first project with type errors, and what tsc said; undefined when there are none. */
 async function typecheck() {
   for (const project of PROJECTS) {
     const output = [];
-    const child = spawn(process.execPath, [TSC, '-p', project], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    try {
-      os.setPriority(child.pid, 19);
-    } catch {
-      // Not allowed here: it runs at the usual priority.
-    }
-    if ((await ended(child, output)) !== 0) return { project, text: Buffer.concat(output).toString('utf8') };
+    checking = spawn(process.execPath, [TSC, '-p', project], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    prioritise(priority);
+    const code = await ended(checking, output);
+    checking = undefined;
+    if (code !== 0) return { project, text: Buffer.concat(output).toString('utf8') };
   }
   return undefined;
 }
@@ -69,6 +84,7 @@ function letNobodyReach(dir) {
 letNobodyReach(root);
 const types = typecheck();
 const tests = await ended(spawn(process.execPath, [VITEST, 'run', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' }), []);
+prioritise(0);
 const failed = await types;
 if (failed) process.stderr.write(`\nThe type check failed (tsc -p ${failed.project}):\n\n${failed.text}`);
 else process.stdout.write(`\nThe type check found no errors (tsc -p ${PROJECTS.join(', tsc -p ')}).\n`);

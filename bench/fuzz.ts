@@ -20,6 +20,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 // mulberry32, for the many small choices of a file's style.
 import { Rng } from './synthetic.ts';
+import { HOSTILE_GROUP } from './hostile-archive.ts';
 
 // ---- The code under test ---------------------------------------------------------------------------
 
@@ -1775,18 +1776,7 @@ export function outputProperty(subject: Subject, stats?: { runs: number; built: 
 // ---- Hostile texts and names ----------------------------------------------------------------------
 
 /** A metadata file to put hostile parts into: a group, valid as written. */
-const HOSTILE_BASE = `id: 9901
-name: Hostile
-created: 2020-01-01T00:00:00Z
-updated: 2020-01-01T00:00:00Z
-tables:
-  - id: 99001
-    name: T
-    columns:
-      - id: 990001
-        name: C
-        description: plain
-`;
+const HOSTILE_BASE = HOSTILE_GROUP;
 
 /** One family of what a hostile pull request puts in a file, and how much of it. */
 export type Hostile =

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HOSTILE_GROUP, HOSTILE_GROUP_HEAD, HOSTILE_RELEASE, HOSTILE_SURVEY } from './hostile-archive.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.resolve(HERE, '../../bin/archive-schema.js');
@@ -16,42 +17,10 @@ const RSS_HOOK = `data:text/javascript,process.on('exit',()=>{const u=process.re
 /** What `check` of any file under the size limit should take on the project's machine. */
 const TARGET_S = 10;
 
-const SURVEY = `id: 990
-name: zeta
-pretty_name: Zeta
-title: Zeta Hostile Survey
-description: plain
-pi: Nobody
-contact: {name: Zeta Team, email: zeta@example.org}
-website: https://zeta.example.org/
-active: true
-`;
-
-const RELEASE = `name: dr1
-pretty_name: Zeta DR1
-version: 1
-data_release_number: 1
-contact: {name: Zeta Team, email: zeta@example.org}
-created: 2020-01-01T00:00:00Z
-updated: 2020-01-01T00:00:00Z
-`;
-
-const HEAD = `id: 9901
-name: Hostile
-created: 2020-01-01T00:00:00Z
-updated: 2020-01-01T00:00:00Z
-tables:
-  - id: 99001
-    name: T
-    columns:
-`;
-
-const COLUMN = `      - id: 990001
-        name: C
-        description: plain
-`;
-
-const GROUP = HEAD + COLUMN;
+const SURVEY = HOSTILE_SURVEY;
+const RELEASE = HOSTILE_RELEASE;
+const HEAD = HOSTILE_GROUP_HEAD;
+const GROUP = HOSTILE_GROUP;
 
 const many = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => `${line(i)}\n`).join('');
 

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect as globalExpect, test } from 'vitest';
 import type { ExpectStatic } from 'vitest';
+import { HOSTILE_GROUP, HOSTILE_RELEASE, HOSTILE_SURVEY } from '../bench/hostile-archive.ts';
 import { MAX_FILE_BYTES } from '../src/pipeline/scan.ts';
 import { FIXTURE, PROJECT, besideOutput, cli, expectSameFiles, snapshotTree, tempdir } from './helpers.ts';
 
@@ -159,39 +160,10 @@ const GROUP = 'zeta/dr1/catalogues/Hostile.yaml';
 const FACILITY = 'zeta/dr1/imaging/Scope.yaml';
 const SURVEY_JSON = 'api/schema/990/index.json';
 
-const SURVEY_TEXT = `id: 990
-name: zeta
-pretty_name: Zeta
-title: Zeta Hostile Survey
-description: plain
-pi: Nobody
-contact: {name: Zeta Team, email: zeta@example.org}
-website: https://zeta.example.org/
-active: true
-`;
-
-const RELEASE_TEXT = `name: dr1
-pretty_name: Zeta DR1
-version: 1
-data_release_number: 1
-contact: {name: Zeta Team, email: zeta@example.org}
-created: 2020-01-01T00:00:00Z
-updated: 2020-01-01T00:00:00Z
-`;
-
+const SURVEY_TEXT = HOSTILE_SURVEY;
+const RELEASE_TEXT = HOSTILE_RELEASE;
 // Line 9 is the column's id, line 11 its description.
-const GROUP_TEXT = `id: 9901
-name: Hostile
-created: 2020-01-01T00:00:00Z
-updated: 2020-01-01T00:00:00Z
-tables:
-  - id: 99001
-    name: T
-    columns:
-      - id: 990001
-        name: C
-        description: plain
-`;
+const GROUP_TEXT = HOSTILE_GROUP;
 
 // Line 8 is the band's wavelength, line 17 the region's FITS header.
 const FACILITY_TEXT = `id: 9902

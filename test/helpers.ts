@@ -7,6 +7,7 @@ import { chmod, chown, cp, mkdir, mkdtemp, readFile, readdir, readlink, rm, writ
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { parseAllHeaders } from '@netlify/headers-parser';
 import { expect } from 'vitest';
 import { generateArchive } from '../bench/synthetic.ts';
 import type { Size } from '../bench/synthetic.ts';
@@ -287,4 +288,20 @@ export async function besideOutput(dir: string, name = 'dist'): Promise<string[]
   return (await readdir(dir))
     .filter((entry) => entry.includes(name) && entry !== name && entry !== live && entry !== `.${name}.manifest.json`)
     .sort();
+}
+
+/**
+ * The value of the header `name` that netlify.toml's rules give a request for `target`, as Netlify's
+ * own parser reads the file (the last matching rule's); undefined where none gives it. Fails when the
+ * parser reports an error.
+ */
+export async function netlifyHeader(name: string): Promise<(target: string) => string | undefined> {
+  const { headers, errors } = await parseAllHeaders({
+    headersFiles: [],
+    netlifyConfigPath: path.join(PROJECT, 'netlify.toml'),
+    configHeaders: [],
+    minimal: false,
+  });
+  expect(errors).toEqual([]);
+  return (target) => headers.flatMap((h) => ('forRegExp' in h && h.forRegExp.test(target) ? [h.values[name]] : [])).at(-1);
 }
